@@ -1,0 +1,175 @@
+"""The contract every game satisfies, and the registry of game types.
+
+A game is a Decider over frozen values:
+
+* ``initial_state(options)`` is the state before set-up (pure, no randomness);
+* ``setup(state, ctx)`` returns the set-up events (shuffles, deals, random placements), with
+  every random outcome written into them;
+* ``decide(state, seat, command, ctx)`` checks a command against the rules and returns the
+  events it causes, including the automatic ones that follow it (refills, battles, the
+  Mystic Monk's turn, end of game), or raises a :class:`~domain.errors.DomainError`;
+* ``evolve(state, event)`` applies one event. It never validates and never rolls dice, so
+  folding a log again gives the identical state;
+* ``view(state, viewer)`` and ``redact(event, viewer)`` are the only places secrets are
+  hidden.
+
+Commands and events are ``attrs`` frozen classes. Their wire name is the class name, which is
+therefore stable: rename a class only with an upcaster (``upcast``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+
+import attrs
+
+from .errors import InvalidOptions
+from .randomness import Context
+from .viewers import Seat, Viewer
+
+__all__ = [
+    "Game",
+    "GameBase",
+    "OptionSpec",
+    "OptionValue",
+    "Options",
+    "Result",
+    "fold",
+    "type_name",
+    "validate_options",
+]
+
+OptionValue = str | int | bool
+Options = Mapping[str, OptionValue]
+
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
+
+
+@attrs.frozen
+class OptionSpec:
+    """One option of a game type, with its allowed values and default."""
+
+    name: str
+    default: OptionValue
+    choices: tuple[OptionValue, ...]
+    label: str = ""
+    description: str = ""
+
+
+@attrs.frozen
+class Result:
+    """The outcome of a finished game."""
+
+    scores: tuple[int, ...]
+    """Final score per seat, in seat order."""
+    winners: tuple[Seat, ...]
+    """Seats that won (several on a shared victory; empty when an automaton won)."""
+    summary: str = ""
+    """One line in words, e.g. ``"Reverent wins 48 to 41"``."""
+
+
+def type_name(obj: object) -> str:
+    """The stable wire name of a command or event: its class name."""
+    return type(obj).__name__
+
+
+@runtime_checkable
+class Game(Protocol[S, C, E]):
+    """What the platform needs from a game. See the module docstring."""
+
+    # Read-only, so a game may declare them as class variables.
+    @property
+    def name(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]: ...
+    @property
+    def command_types(self) -> tuple[type, ...]: ...
+    @property
+    def event_types(self) -> tuple[type, ...]: ...
+
+    def check_options(self, options: Options) -> None: ...
+    def seat_count(self, options: Options) -> int: ...
+    def seat_labels(self, options: Options) -> tuple[str, ...]: ...
+    def initial_state(self, options: Options) -> S: ...
+    def setup(self, state: S, ctx: Context) -> Sequence[E]: ...
+    def decide(self, state: S, seat: Seat, command: C, ctx: Context) -> Sequence[E]: ...
+    def evolve(self, state: S, event: E) -> S: ...
+    def is_terminal(self, state: S) -> bool: ...
+    def to_act(self, state: S) -> frozenset[Seat]: ...
+    def legal_commands(self, state: S, seat: Seat) -> Sequence[C]: ...
+    def view(self, state: S, viewer: Viewer) -> Any: ...
+    def redact(self, event: E, viewer: Viewer) -> E | None: ...
+    def result(self, state: S) -> Result | None: ...
+    def hidden_values(self, state: S, viewer: Viewer) -> frozenset[str]: ...
+    def describe(self, event: E) -> str: ...
+    def upcast(self, type_: str, schema: int, data: dict[str, Any]) -> dict[str, Any]: ...
+
+
+class GameBase:
+    """Defaults for the optional parts of the contract; games may subclass it."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    command_types: ClassVar[tuple[type, ...]] = ()
+    event_types: ClassVar[tuple[type, ...]] = ()
+
+    def check_options(self, options: Options) -> None:
+        """Cross-option checks beyond each option's allowed values."""
+
+    def seat_labels(self, options: Options) -> tuple[str, ...]:
+        n: int = self.seat_count(options)  # type: ignore[attr-defined]
+        return tuple(f"Player {i + 1}" for i in range(n))
+
+    def hidden_values(self, state: Any, viewer: Viewer) -> frozenset[str]:
+        """Strings that must not appear in anything ``viewer`` receives at ``state``.
+
+        Used by the leak tests: return the identities of secrets (card ids in other hands,
+        the deck order, face-down tiles) that do not also appear in public information.
+        """
+        return frozenset()
+
+    def describe(self, event: Any) -> str:
+        return type_name(event)
+
+    def upcast(self, type_: str, schema: int, data: dict[str, Any]) -> dict[str, Any]:
+        """Bring stored event data of an older ``schema`` up to date (none so far)."""
+        return data
+
+
+def validate_options(game: Game[Any, Any, Any], raw: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Fill defaults and check every option against the game type's specs.
+
+    Raises :class:`InvalidOptions` naming the option at fault.
+    """
+    raw = dict(raw or {})
+    specs = {spec.name: spec for spec in game.option_specs}
+    unknown = sorted(set(raw) - set(specs))
+    if unknown:
+        raise InvalidOptions(
+            f"{game.title} has no option {unknown[0]!r}; its options are {sorted(specs)}"
+        )
+    out: dict[str, Any] = {}
+    for name, spec in specs.items():
+        value = raw.get(name, spec.default)
+        # bool is an int subclass: compare types exactly so True is not accepted for 1.
+        if not any(type(value) is type(c) and value == c for c in spec.choices):
+            raise InvalidOptions(
+                f"option {name!r} of {game.title} must be one of {list(spec.choices)}, "
+                f"not {value!r}"
+            )
+        out[name] = value
+    game.check_options(out)
+    return out
+
+
+def fold(game: Game[S, Any, E], state: S, events: Iterable[E]) -> S:
+    """Apply ``events`` to ``state`` in order."""
+    for event in events:
+        state = game.evolve(state, event)
+    return state

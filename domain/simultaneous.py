@@ -1,0 +1,92 @@
+"""Simultaneous secret choices: commit, then one reveal.
+
+Campus Galli's card selection and Road to Enlightenment's slot assignment are the same
+primitive. Each seat commits a choice; the commit is public as a fact (``ChoiceCommitted``
+with the seat) but its content is visible only to that seat; a seat may change its choice
+until all have committed; then a single ``ChoicesRevealed`` event makes all choices public
+at once.
+
+A choice is a tuple of strings (card ids, or ``"slot:card"`` pairs), which keeps it trivially
+serialisable and hashable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import attrs
+
+from .viewers import Seat, Viewer
+
+__all__ = ["Choice", "ChoiceCommitted", "ChoicesRevealed", "SecretChoices"]
+
+Choice = tuple[str, ...]
+
+
+@attrs.frozen
+class ChoiceCommitted:
+    """``seat`` has committed (or changed) its choice. ``choice`` is None when redacted."""
+
+    seat: Seat
+    choice: Choice | None
+
+
+@attrs.frozen
+class ChoicesRevealed:
+    """All choices, made public together, in seat order."""
+
+    choices: tuple[tuple[Seat, Choice], ...]
+
+
+@attrs.frozen
+class SecretChoices:
+    """Choices collected so far from the seats in ``waiting_on``."""
+
+    seats: frozenset[Seat]
+    committed: tuple[tuple[Seat, Choice], ...] = ()
+
+    @classmethod
+    def open(cls, seats: Iterable[Seat]) -> SecretChoices:
+        return cls(frozenset(seats))
+
+    def choice_of(self, seat: Seat) -> Choice | None:
+        for s, c in self.committed:
+            if s == seat:
+                return c
+        return None
+
+    @property
+    def committed_seats(self) -> frozenset[Seat]:
+        return frozenset(s for s, _ in self.committed)
+
+    @property
+    def waiting_on(self) -> frozenset[Seat]:
+        return self.seats - self.committed_seats
+
+    @property
+    def complete(self) -> bool:
+        return not self.waiting_on
+
+    def commit(self, seat: Seat, choice: Choice) -> SecretChoices:
+        """Record (or replace) ``seat``'s choice. Pure; the caller checks legality."""
+        rest = tuple((s, c) for s, c in self.committed if s != seat)
+        return attrs.evolve(self, committed=tuple(sorted((*rest, (seat, choice)))))
+
+    def revealed(self) -> ChoicesRevealed:
+        return ChoicesRevealed(tuple(sorted(self.committed)))
+
+    def visible_to(self, viewer: Viewer) -> dict[str, object]:
+        """What ``viewer`` may know: who has committed, and its own choice only."""
+        mine = self.choice_of(viewer.seat) if viewer.seat is not None else None
+        return {
+            "committed": sorted(self.committed_seats),
+            "waiting_on": sorted(self.waiting_on),
+            "mine": list(mine) if mine is not None else None,
+            **({"all": {str(s): list(c) for s, c in self.committed}} if viewer.omniscient else {}),
+        }
+
+    @staticmethod
+    def redact(event: ChoiceCommitted, viewer: Viewer) -> ChoiceCommitted:
+        if viewer.sees_seat(event.seat):
+            return event
+        return ChoiceCommitted(event.seat, None)

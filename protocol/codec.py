@@ -1,0 +1,184 @@
+"""One explicit cattrs converter and the orjson codec for messages, commands and events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Generic, TypeVar
+
+import attrs
+import cattrs
+import orjson
+from cattrs.preconf.orjson import make_converter
+from cattrs.strategies import configure_tagged_union
+
+from domain.errors import InvalidCommand, UnknownCommand
+from domain.game import Game
+
+from .messages import CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, ServerMessage
+
+__all__ = [
+    "GameCodec",
+    "ProtocolError",
+    "converter",
+    "decode_client",
+    "decode_server",
+    "dumps",
+    "encode",
+    "loads",
+]
+
+T = TypeVar("T")
+
+
+class ProtocolError(ValueError):
+    """A message that is not a valid protocol message. ``code`` is stable."""
+
+    def __init__(self, code: str, message: str, details: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details or []
+
+
+def _tag(cls: type) -> str:
+    tag: str = getattr(cls, "TYPE")  # noqa: B009 - every message class declares TYPE
+    return tag
+
+
+def _make() -> cattrs.Converter:
+    # forbid_extra_keys: an unknown field is a client bug we report, not silently drop.
+    conv = make_converter(forbid_extra_keys=True)
+    configure_tagged_union(
+        ClientMessage,
+        conv,
+        tag_generator=_tag,
+        tag_name="type",
+    )
+    configure_tagged_union(
+        ServerMessage,
+        conv,
+        tag_generator=_tag,
+        tag_name="type",
+    )
+    return conv
+
+
+converter: cattrs.Converter = _make()
+"""The converter for wire messages. Never use cattrs' global converter."""
+
+
+def dumps(obj: Any) -> bytes:
+    return orjson.dumps(obj)
+
+
+def loads(data: bytes | str) -> Any:
+    return orjson.loads(data)
+
+
+def encode(message: ServerMessage | ClientMessage) -> bytes:
+    """Serialise a message (with its ``type`` tag) to JSON bytes."""
+    union = ServerMessage if type(message) in SERVER_MESSAGES else ClientMessage
+    return orjson.dumps(converter.unstructure(message, union))
+
+
+def _errors(exc: Exception) -> list[str]:
+    if isinstance(exc, cattrs.BaseValidationError):
+        return cattrs.transform_error(exc)
+    return [str(exc)]
+
+
+def decode_client(data: bytes | str) -> ClientMessage:
+    """Parse a client message; raises :class:`ProtocolError` with a stable code."""
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ProtocolError("bad_json", f"the message is not valid JSON: {exc}") from None
+    message: ClientMessage = _structure_tagged(raw, CLIENT_MESSAGES, ClientMessage)
+    return message
+
+
+def decode_server(data: bytes | str) -> ServerMessage:
+    """Parse a server message (used by the Python client)."""
+    try:
+        raw = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ProtocolError("bad_json", f"the message is not valid JSON: {exc}") from None
+    message: ServerMessage = _structure_tagged(raw, SERVER_MESSAGES, ServerMessage)
+    return message
+
+
+def _structure_tagged(raw: Any, classes: tuple[type, ...], union: Any) -> Any:
+    if not isinstance(raw, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    tag = raw.get("type")
+    names = [_tag(c) for c in classes]
+    if tag not in names:
+        raise ProtocolError(
+            "unknown_message", f"unknown message type {tag!r}; expected one of {names}"
+        )
+    try:
+        return converter.structure(raw, union)
+    except Exception as exc:  # cattrs raises several families; all mean "malformed"
+        details = _errors(exc)
+        raise ProtocolError(
+            "bad_message", f"malformed {tag!r} message: {'; '.join(details)}", details
+        ) from None
+
+
+class GameCodec(Generic[T]):
+    """Commands, events and views of one game type to and from JSON-ready values.
+
+    The wire name of a command or event is its class name (``"type"``). Events are stored
+    with a ``schema`` number; older data is brought up to date by the game's ``upcast``.
+    """
+
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        self.game = game
+        self._conv = make_converter(forbid_extra_keys=True)
+        self.commands: dict[str, type] = {c.__name__: c for c in game.command_types}
+        self.events: dict[str, type] = {e.__name__: e for e in game.event_types}
+        for cls in (*game.command_types, *game.event_types):
+            attrs.resolve_types(cls)
+
+    # commands
+    def encode_command(self, command: Any) -> dict[str, Any]:
+        data: dict[str, Any] = self._conv.unstructure(command)
+        return {"type": type(command).__name__, **data}
+
+    def decode_command(self, raw: Mapping[str, Any]) -> Any:
+        """Raises :class:`UnknownCommand` or :class:`InvalidCommand`."""
+        if not isinstance(raw, Mapping):
+            raise InvalidCommand("a command must be a JSON object with a 'type'")
+        fields = dict(raw)
+        name = fields.pop("type", None)
+        cls = self.commands.get(name) if isinstance(name, str) else None
+        if cls is None:
+            raise UnknownCommand(
+                f"{self.game.title} has no command {name!r}; commands: {sorted(self.commands)}"
+            )
+        try:
+            return self._conv.structure(fields, cls)
+        except Exception as exc:
+            raise InvalidCommand(f"malformed {name} command: {'; '.join(_errors(exc))}") from None
+
+    # events
+    def event_type(self, event: Any) -> str:
+        return type(event).__name__
+
+    def encode_event(self, event: Any) -> dict[str, Any]:
+        data: dict[str, Any] = self._conv.unstructure(event)
+        return data
+
+    def decode_event(self, type_: str, data: dict[str, Any], schema: int = 1) -> Any:
+        data = self.game.upcast(type_, schema, data)
+        cls = self.events.get(type_)
+        if cls is None:
+            raise ValueError(f"{self.game.name} has no event type {type_!r}")
+        return self._conv.structure(data, cls)
+
+    # views
+    def encode_view(self, view: Any) -> Any:
+        return self._conv.unstructure(view)
+
+    def to_json(self, value: Any) -> bytes:
+        return orjson.dumps(self._conv.unstructure(value))

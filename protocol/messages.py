@@ -1,0 +1,178 @@
+"""Every message on the wire, as frozen attrs classes.
+
+Each message is a JSON object whose ``type`` field names it. Client → server:
+``hello``, ``command``, ``ping``, ``resync``. Server → client: ``welcome``, ``update``,
+``accepted``, ``rejected``, ``game_over``, ``error``, ``pong``. See ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "PROTOCOL_VERSION",
+    "SERVER_MESSAGES",
+    "Accepted",
+    "ClientMessage",
+    "Error",
+    "GameOverMessage",
+    "Hello",
+    "Ping",
+    "Pong",
+    "Rejected",
+    "Resync",
+    "SendCommand",
+    "ServerMessage",
+    "Update",
+    "Welcome",
+    "WireEvent",
+]
+
+PROTOCOL_VERSION = 1
+"""Bumped on any incompatible change to a message below."""
+
+
+# -- client → server ------------------------------------------------------------------------
+@attrs.frozen
+class Hello:
+    """First message on a connection. A seat ``token`` claims that seat; none = spectator.
+
+    ``since`` is the last game version the client has seen (on a reconnect): the server
+    then sends exactly the events after it, instead of only the current view.
+    """
+
+    TYPE: ClassVar[str] = "hello"
+    v: int = PROTOCOL_VERSION
+    token: str | None = None
+    since: int | None = None
+
+
+@attrs.frozen
+class SendCommand:
+    """A game command. ``command_id`` is chosen by the client and reused on a resend, so a
+    retried command is applied at most once."""
+
+    TYPE: ClassVar[str] = "command"
+    command_id: str
+    command: dict[str, Any]
+
+
+@attrs.frozen
+class Ping:
+    TYPE: ClassVar[str] = "ping"
+    nonce: int = 0
+
+
+@attrs.frozen
+class Resync:
+    """Ask again for the events after ``since`` (after a gap in versions)."""
+
+    TYPE: ClassVar[str] = "resync"
+    since: int
+
+
+ClientMessage = Hello | SendCommand | Ping | Resync
+CLIENT_MESSAGES: tuple[type, ...] = (Hello, SendCommand, Ping, Resync)
+
+
+# -- server → client ------------------------------------------------------------------------
+@attrs.frozen
+class WireEvent:
+    """One event as the receiving viewer may see it.
+
+    ``type`` is ``"Hidden"`` (and ``data`` empty) for an event the viewer may not see at all;
+    it still carries its version so the client sees no gap.
+    """
+
+    version: int
+    type: str
+    data: dict[str, Any]
+    text: str = ""
+
+
+@attrs.frozen
+class Welcome:
+    """Reply to ``hello``: who you are and the game as you may see it."""
+
+    TYPE: ClassVar[str] = "welcome"
+    v: int
+    game: str
+    game_type: str
+    seat: int | None
+    status: str
+    version: int
+    view: Any
+    legal: list[dict[str, Any]]
+    to_act: list[int]
+    events: list[WireEvent] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class Update:
+    """New events (redacted for you) and the view after them."""
+
+    TYPE: ClassVar[str] = "update"
+    version: int
+    events: list[WireEvent]
+    view: Any
+    legal: list[dict[str, Any]]
+    to_act: list[int]
+    status: str = "running"
+
+
+@attrs.frozen
+class Accepted:
+    """Your command was appended; ``version`` is the game's version after it."""
+
+    TYPE: ClassVar[str] = "accepted"
+    command_id: str
+    version: int
+    duplicate: bool = False
+
+
+@attrs.frozen
+class Rejected:
+    """Your command changed nothing. ``code`` is stable; ``message`` is for people."""
+
+    TYPE: ClassVar[str] = "rejected"
+    command_id: str
+    code: str
+    message: str
+
+
+@attrs.frozen
+class GameOverMessage:
+    TYPE: ClassVar[str] = "game_over"
+    version: int
+    result: dict[str, Any]
+
+
+@attrs.frozen
+class Error:
+    """A message that could not be taken at all (malformed, oversize, flood)."""
+
+    TYPE: ClassVar[str] = "error"
+    code: str
+    message: str
+    details: list[str] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class Pong:
+    TYPE: ClassVar[str] = "pong"
+    nonce: int = 0
+
+
+ServerMessage = Welcome | Update | Accepted | Rejected | GameOverMessage | Error | Pong
+SERVER_MESSAGES: tuple[type, ...] = (
+    Welcome,
+    Update,
+    Accepted,
+    Rejected,
+    GameOverMessage,
+    Error,
+    Pong,
+)
