@@ -1,0 +1,169 @@
+// A live connection to one game over the WebSocket API. Reconnects by itself after a drop
+// and resumes from the last version it saw (hello.since), so no event is lost or repeated.
+
+let commandSeq = 0;
+function newCommandId() {
+  const rnd = (globalThis.crypto && crypto.randomUUID) ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+  return `web-${++commandSeq}-${rnd}`;
+}
+
+export class GameConnection {
+  /**
+   * @param {string} gameId
+   * @param {string|null} token  seat token, or null to watch as a spectator
+   * @param {object} handlers    onWelcome, onUpdate, onAccepted, onRejected, onGameOver,
+   *                             onError, onState(state) with state in
+   *                             "connecting" | "open" | "reconnecting" | "closed"
+   */
+  constructor(gameId, token, handlers) {
+    this.gameId = gameId;
+    this.token = token || null;
+    this.h = handlers;
+    this.version = null; // last version applied
+    this.ws = null;
+    this.closed = false;
+    this.finished = false;
+    this.attempt = 0;
+    this.pending = new Map(); // command_id -> command, not yet accepted/rejected
+    this.timer = null;
+    this.pingTimer = null;
+    this.state = "connecting";
+    this.connect();
+  }
+
+  url() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${proto}//${location.host}/api/games/${encodeURIComponent(this.gameId)}/ws`;
+  }
+
+  setState(state) {
+    this.state = state;
+    this.h.onState?.(state, this.attempt);
+  }
+
+  connect() {
+    if (this.closed) return;
+    this.setState(this.attempt ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch (err) {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token, since: this.version }));
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      // A finished game has nothing more to say: stay closed instead of reconnecting.
+      if (!this.closed && !this.finished) this.scheduleReconnect();
+      else this.setState("closed");
+    };
+    ws.onerror = () => {
+      /* onclose follows and reconnects */
+    };
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    this.attempt += 1;
+    this.setState("reconnecting");
+    const delay = Math.min(8000, 300 * 2 ** Math.min(this.attempt - 1, 5)) + Math.random() * 200;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  receive(msg) {
+    switch (msg.type) {
+      case "welcome": {
+        this.attempt = 0;
+        this.setState("open");
+        const events = (msg.events || []).filter((e) => this.version === null || e.version > this.version);
+        this.version = msg.version;
+        this.finished = msg.status === "finished";
+        this.h.onWelcome?.({ ...msg, events });
+        // Commands sent but never answered (the socket dropped): send again with the same
+        // command_id; the server applies a command at most once.
+        for (const [id, command] of this.pending) this.raw({ type: "command", command_id: id, command });
+        clearInterval(this.pingTimer);
+        this.pingTimer = setInterval(() => this.raw({ type: "ping", nonce: Date.now() % 1e9 }), 25000);
+        break;
+      }
+      case "update": {
+        const events = msg.events || [];
+        if (this.version !== null && events.length && events[0].version > this.version + 1) {
+          // A gap: ask for everything after what we have; the answer is an update.
+          this.raw({ type: "resync", since: this.version });
+          return;
+        }
+        if (this.version !== null && msg.version < this.version) return; // stale
+        const fresh = events.filter((e) => this.version === null || e.version > this.version);
+        this.version = msg.version;
+        if (msg.status === "finished") this.finished = true;
+        this.h.onUpdate?.({ ...msg, events: fresh });
+        break;
+      }
+      case "accepted":
+        this.pending.delete(msg.command_id);
+        this.h.onAccepted?.(msg);
+        break;
+      case "rejected":
+        this.pending.delete(msg.command_id);
+        this.h.onRejected?.(msg);
+        break;
+      case "game_over":
+        this.finished = true;
+        this.h.onGameOver?.(msg);
+        break;
+      case "error":
+        this.h.onError?.(msg);
+        break;
+      case "pong":
+      default:
+        break;
+    }
+  }
+
+  raw(obj) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(obj));
+      return true;
+    }
+    return false;
+  }
+
+  /** Send a game command; returns its command_id. Kept until answered, resent on reconnect. */
+  send(command) {
+    const id = newCommandId();
+    this.pending.set(id, command);
+    this.raw({ type: "command", command_id: id, command });
+    return id;
+  }
+
+  /** Drop the socket as a network failure would (for tests and the "reconnect" control). */
+  drop() {
+    if (this.ws) this.ws.close();
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+    this.setState("closed");
+  }
+}

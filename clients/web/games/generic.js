@@ -1,0 +1,23 @@
+// The fallback renderer: the view as readable JSON. Legal actions are always offered as
+// buttons by the page itself, so a game without its own renderer is still playable.
+import { h, humanize, words } from "../dom.js";
+
+export default {
+  title: null,
+  render(host, ctx) {
+    host.append(
+      h("div", { class: "generic-view" },
+        h("p", { class: "muted" }, "This game has no picture renderer yet; its view as data:"),
+        h("pre", { class: "json", tabindex: "0", "aria-label": "Game view as data" }, JSON.stringify(ctx.view, null, 2)),
+      ),
+    );
+  },
+  label(cmd) {
+    const fields = Object.entries(cmd).filter(([k]) => k !== "type");
+    if (!fields.length) return humanize(cmd.type);
+    return `${humanize(cmd.type)}: ${fields.map(([k, v]) => `${humanize(k).toLowerCase()} ${words(v)}`).join("; ")}`;
+  },
+  status() {
+    return "";
+  },
+};
