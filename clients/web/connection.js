@@ -81,7 +81,8 @@ export class GameConnection {
     if (this.closed) return;
     this.attempt += 1;
     this.setState("reconnecting");
-    const delay = Math.min(8000, 300 * 2 ** Math.min(this.attempt - 1, 5)) + Math.random() * 200;
+    let delay = Math.min(8000, 300 * 2 ** Math.min(this.attempt - 1, 5)) + Math.random() * 200;
+    if (this.holdUntil && this.holdUntil > Date.now()) delay = Math.max(delay, this.holdUntil - Date.now());
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.connect(), delay);
   }
@@ -153,8 +154,12 @@ export class GameConnection {
     return id;
   }
 
-  /** Drop the socket as a network failure would (for tests and the "reconnect" control). */
-  drop() {
+  /** Drop the socket as a network failure would (used by the browser tests). With
+   *  `offlineMs`, stay away that long before reconnecting, as after a longer outage. */
+  drop(offlineMs = 0) {
+    if (offlineMs > 0) {
+      this.holdUntil = Date.now() + offlineMs;
+    }
     if (this.ws) this.ws.close();
   }
 

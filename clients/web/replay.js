@@ -1,7 +1,7 @@
 // Replay: step through a game event by event (#/replay/<id>). Views come from
 // GET /api/games/<id>/view?version=N as the chosen audience; after the game everyone gets the
 // review audience, i.e. the full reveal.
-import { h, clear, humanize } from "./dom.js";
+import { h, s, clear, humanize } from "./dom.js";
 import { getGame, getEvents, getView, seats } from "./api.js";
 import { rendererFor, safeRender } from "./games/index.js";
 import { seatName, shortSeatName, renderLog, resultBlock } from "./common.js";
@@ -39,11 +39,11 @@ export async function mountReplay(main, { id }) {
   const board = h("div", { class: "board", id: "board" });
   const logList = h("ol", { class: "log", id: "log", "aria-label": "Events up to this step" });
   const audienceBox = h("div", { class: "audience" });
-  const first = h("button", { type: "button", "aria-label": "First step", title: "First", onclick: () => go(minVersion) }, "⏮");
-  const prev = h("button", { type: "button", "aria-label": "Previous step", title: "Previous", onclick: () => go(pos - 1) }, "◀");
-  const play = h("button", { type: "button", "aria-label": "Play", class: "play", onclick: togglePlay }, "▶ Play");
-  const next = h("button", { type: "button", "aria-label": "Next step", title: "Next", onclick: () => go(pos + 1) }, "▶");
-  const last = h("button", { type: "button", "aria-label": "Last step", title: "Last", onclick: () => go(maxVersion) }, "⏭");
+  const first = h("button", { type: "button", "aria-label": "First step", title: "First", onclick: () => go(minVersion) }, icon("first"));
+  const prev = h("button", { type: "button", "aria-label": "Previous step", title: "Previous", onclick: () => go(pos - 1) }, icon("prev"));
+  const play = h("button", { type: "button", "aria-label": "Play", class: "play", onclick: togglePlay }, icon("play"), "Play");
+  const next = h("button", { type: "button", "aria-label": "Next step", title: "Next", onclick: () => go(pos + 1) }, icon("next"));
+  const last = h("button", { type: "button", "aria-label": "Last step", title: "Last", onclick: () => go(maxVersion) }, icon("last"));
   const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: maxVersion, value: pos, step: 1, "aria-label": "Step (game version)" });
   slider.addEventListener("input", () => go(Number(slider.value)));
   const speedSel = h("select", { id: "replay-speed", "aria-label": "Playback speed" },
@@ -171,7 +171,7 @@ export async function mountReplay(main, { id }) {
   }
 
   function start() {
-    play.textContent = "⏸ Pause";
+    play.replaceChildren(icon("pause"), "Pause");
     play.setAttribute("aria-label", "Pause");
     if (pos >= maxVersion) go(minVersion);
     playing = setInterval(() => {
@@ -182,7 +182,7 @@ export async function mountReplay(main, { id }) {
   function stop() {
     clearInterval(playing);
     playing = null;
-    play.textContent = "▶ Play";
+    play.replaceChildren(icon("play"), "Play");
     play.setAttribute("aria-label", "Play");
   }
   function togglePlay() {
@@ -225,4 +225,18 @@ export async function mountReplay(main, { id }) {
     clearInterval(poll);
     document.removeEventListener("keydown", onKey);
   };
+}
+
+// Timeline icons as SVG (emoji or media glyphs are missing from many fonts).
+const ICONS = {
+  first: "M3 2h2v12H3zM14 2v12L6 8z",
+  prev: "M12 2v12L4 8z",
+  play: "M4 2v12l10-6z",
+  pause: "M3 2h4v12H3zM9 2h4v12H9z",
+  next: "M4 2v12l8-6z",
+  last: "M11 2h2v12h-2zM2 2v12l8-6z",
+};
+function icon(name) {
+  return s("svg", { viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", focusable: "false" },
+    s("path", { d: ICONS[name], fill: "currentColor" }));
 }

@@ -1,0 +1,289 @@
+"""The web client in a real browser (headless Chromium via Playwright).
+
+Two browser contexts play High Card as two seats while a third spectates: each page shows its
+own hand, the spectator's DOM holds none of the hidden card ids, a player whose socket drops
+catches up by itself, and the finished game steps through as a replay. Screenshots of every
+game type's page go to ``artifacts/screenshots/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE_LANDSCAPE = {"width": 800, "height": 400}
+
+
+# -- helpers --------------------------------------------------------------------------------
+def api(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read() or b"null")
+
+
+class Page:
+    """A browser context with one page, collecting script errors."""
+
+    def __init__(self, browser: Any, base: str, viewport: dict[str, int] = DESKTOP) -> None:
+        self.base = base
+        self.ctx = browser.new_context(viewport=viewport)
+        self.page = self.ctx.new_page()
+        self.page.set_default_timeout(15000)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on(
+            "console",
+            lambda m: self.errors.append(m.text) if m.type == "error" and "renderer failed" in m.text else None,
+        )
+
+    def go(self, hash_: str) -> None:
+        self.page.goto(f"{self.base}/{hash_}")
+        self.page.wait_for_selector("body[data-ready='1']")
+
+    def js(self, expr: str) -> Any:
+        return self.page.evaluate(expr)
+
+    def state(self, key: str) -> Any:
+        return self.js(f"window.cloister && window.cloister.state && window.cloister.state[{json.dumps(key)}]")
+
+    def seat_record(self, gid: str) -> dict[str, Any] | None:
+        raw = self.js(f"localStorage.getItem('cloister:seat:{gid}')")
+        return json.loads(raw) if raw else None
+
+    def html(self) -> str:
+        return str(self.page.content())
+
+    def wait_version(self, version: int) -> None:
+        self.page.wait_for_function(
+            f"window.cloister && window.cloister.state && window.cloister.state.version >= {version}"
+            " && !window.cloister.state.busy"
+        )
+
+    def close(self) -> None:
+        self.ctx.close()
+
+
+def server_version(base: str, gid: str) -> int:
+    return int(api(base, "GET", f"/api/games/{gid}")["version"])
+
+
+def hand_of(base: str, gid: str, token: str, seat: int) -> list[str]:
+    view = api(base, "GET", f"/api/games/{gid}/view", token=token)["view"]
+    return list(view["hands"][seat] or [])
+
+
+def act(p: Page, base: str, gid: str) -> None:
+    """Click this page's first legal action button and wait for the game to move on."""
+    before = server_version(base, gid)
+    p.page.locator(".actions button.action").first.click()
+    p.wait_version(before + 1)
+
+
+# -- the two-seat + spectator game ----------------------------------------------------------
+def test_two_players_and_a_spectator_play_high_card(
+    base_url: str, browser: Any, screenshots: Path
+) -> None:
+    ann, bea, eve = Page(browser, base_url), Page(browser, base_url), Page(browser, base_url)
+    try:
+        # Ann creates the game in the lobby and takes the first seat.
+        ann.go("#/")
+        ann.page.select_option("#new-type", "high-card")
+        ann.page.fill("#new-name", "Ann")
+        ann.page.check("#new-sit")
+        ann.page.uncheck("#new-bots")
+        ann.page.screenshot(path=str(screenshots / "lobby.png"))
+        ann.page.get_by_role("button", name="Create game").click()
+        ann.page.wait_for_url(re.compile(r"#/game/"))
+        gid = ann.page.url.split("#/game/")[1]
+        rec_a = ann.seat_record(gid)
+        assert rec_a and rec_a["seat"] == 0
+        assert rec_a["token"] not in ann.page.url
+
+        # Bea follows the player link and joins the open seat; Eve follows the spectator link.
+        share = ann.page.locator(".share-url").evaluate_all("els => els.map(e => e.value)")
+        player_link, spectator_link = share
+        assert player_link.endswith(f"#/game/{gid}") and spectator_link.endswith(f"#/watch/{gid}")
+        assert all(rec_a["token"] not in link for link in share)
+        bea.page.goto(player_link)
+        bea.page.fill("#join-name", "Bea")
+        bea.page.get_by_role("button", name="Join as Player 2").click()
+        eve.page.goto(spectator_link)
+        for p in (ann, bea, eve):
+            p.page.wait_for_selector(".board-svg")
+        rec_b = bea.seat_record(gid)
+        assert rec_b and rec_b["seat"] == 1
+        assert eve.seat_record(gid) is None
+        for p in (ann, bea, eve):
+            p.wait_version(server_version(base_url, gid))
+
+        # Each page shows its own hand and not the other's; the spectator sees neither.
+        hand_a = hand_of(base_url, gid, rec_a["token"], 0)
+        hand_b = hand_of(base_url, gid, rec_b["token"], 1)
+        assert len(hand_a) == len(hand_b) == 2
+        html_a, html_b, html_e = ann.html(), bea.html(), eve.html()
+        assert all(c in html_a for c in hand_a) and not any(c in html_a for c in hand_b)
+        assert all(c in html_b for c in hand_b) and not any(c in html_b for c in hand_a)
+        assert not any(c in html_e for c in hand_a + hand_b)
+        assert rec_a["token"] not in html_e and rec_b["token"] not in html_e
+        assert "Your turn" in ann.page.inner_text(".banner")
+        assert "Waiting for" in bea.page.inner_text(".banner")
+        assert "Spectating" in eve.page.inner_text(".game-head")
+        assert eve.page.locator(".actions button.action").count() == 0
+        ann.page.screenshot(path=str(screenshots / "high-card-seat0.png"))
+        bea.page.screenshot(path=str(screenshots / "high-card-seat1.png"))
+        eve.page.screenshot(path=str(screenshots / "high-card-spectator.png"))
+
+        # A command the server refuses shows up as a readable message.
+        ann.js("window.cloister.conn.send({type: 'PlayCard', card: 'hc-99'})")
+        toast = ann.page.locator(".toast.error").first
+        toast.wait_for()
+        assert "Not allowed" in toast.inner_text()
+
+        # Ann draws by clicking the deck on the board (keyboard: focus it and press Enter).
+        v = server_version(base_url, gid)
+        deck = ann.page.locator("svg [role='button'][aria-label^='Draw a card']")
+        deck.focus()
+        ann.page.keyboard.press("Enter")
+        ann.wait_version(v + 1)
+
+        # Ann's socket drops and stays away while Bea moves; Ann catches up by herself.
+        ann.js("window.cloister.conn.drop(1500)")
+        ann.page.wait_for_function("window.cloister.conn.state === 'reconnecting'")
+        act(bea, base_url, gid)
+        missed = server_version(base_url, gid)
+        ann.page.wait_for_function("window.cloister.conn.state === 'open'")
+        ann.wait_version(missed)
+        log_a = ann.page.inner_text("#log")
+        assert "Player 2" in log_a and ("passes" in log_a or "draws" in log_a)
+        versions = ann.js("window.cloister.state.events.map(e => e.version)")
+        assert versions == sorted(set(versions)), "events repeated or out of order after resume"
+
+        # Play to the end, checking the spectator's page after every move.
+        for _ in range(60):
+            if api(base_url, "GET", f"/api/games/{gid}")["status"] == "finished":
+                break
+            moved = False
+            for p in (ann, bea):
+                if p.state("legal") and api(base_url, "GET", f"/api/games/{gid}")["status"] == "running":
+                    act(p, base_url, gid)
+                    moved = True
+            assert moved, "nobody could move"
+            status = api(base_url, "GET", f"/api/games/{gid}")["status"]
+            if status == "running":
+                eve.wait_version(server_version(base_url, gid))
+                hidden = hand_of(base_url, gid, rec_a["token"], 0) + hand_of(base_url, gid, rec_b["token"], 1)
+                html_e = eve.html()
+                leaked = [c for c in hidden if c in html_e]
+                assert not leaked, f"spectator page shows hidden cards {leaked}"
+        summary = api(base_url, "GET", f"/api/games/{gid}")
+        assert summary["status"] == "finished"
+        for p in (ann, bea, eve):
+            p.page.wait_for_function("document.querySelector('.banner').textContent.includes('Game over')")
+        ann.page.screenshot(path=str(screenshots / "high-card-over.png"))
+
+        # Replay, step by step, as the spectator (the review audience: everything revealed).
+        eve.go(f"#/replay/{gid}")
+        eve.page.wait_for_selector(".board-svg")
+        slider = eve.page.locator("#replay-slider")
+        eve.page.get_by_role("button", name="First step").click()
+        assert slider.input_value() == "0"
+        for step in (1, 2, 3):
+            eve.page.get_by_role("button", name="Next step").click()
+            assert slider.input_value() == str(step)
+        eve.page.wait_for_function("document.querySelector('.banner').textContent.startsWith('Step 3')")
+        eve.page.wait_for_selector(".board-svg")
+        revealed = eve.html()
+        assert all(c in revealed for c in hand_a), "the review replay reveals the dealt hands"
+        eve.page.get_by_role("button", name="Previous step").focus()
+        eve.page.keyboard.press("Enter")
+        assert slider.input_value() == "2"
+        eve.page.screenshot(path=str(screenshots / "high-card-replay.png"))
+        eve.page.select_option("#replay-speed", "10")
+        eve.page.get_by_role("button", name="Play").click()
+        eve.page.wait_for_function(
+            "document.querySelector('#replay-slider').value === document.querySelector('#replay-slider').max",
+            timeout=30000,
+        )
+        assert eve.page.locator(".result").count() == 1
+        eve.page.get_by_role("button", name="First step").click()
+        assert slider.input_value() == "0"
+        eve.page.get_by_role("button", name="Last step").click()
+        assert slider.input_value() == str(summary["version"])
+
+        for p in (ann, bea, eve):
+            assert not p.errors, p.errors
+    finally:
+        for p in (ann, bea, eve):
+            p.close()
+
+
+# -- every game type: a page with pictures, at desktop and phone-landscape size --------------
+def _game_types(base: str) -> list[dict[str, Any]]:
+    return list(api(base, "GET", "/api/game-types")["game_types"])
+
+
+def test_each_game_type_renders(base_url: str, browser: Any, screenshots: Path) -> None:
+    for gt in _game_types(base_url):
+        name = gt["name"]
+        game = api(base_url, "POST", "/api/games", {"type": name, "options": {}})
+        gid = game["id"]
+        me = api(base_url, "POST", f"/api/games/{gid}/seats", {"name": "Tester"})
+        for seat in api(base_url, "GET", f"/api/games/{gid}")["seats"]:
+            if not seat["taken"]:
+                api(base_url, "POST", f"/api/games/{gid}/bots", {"seat": seat["seat"]})
+        for label, viewport, hash_ in (
+            ("", DESKTOP, f"#/game/{gid}"),
+            ("-phone", PHONE_LANDSCAPE, f"#/game/{gid}"),
+            ("-spectator", DESKTOP, f"#/watch/{gid}"),
+        ):
+            p = Page(browser, base_url, viewport)
+            try:
+                p.page.goto(f"{base_url}/")
+                p.js(
+                    f"localStorage.setItem('cloister:seat:{gid}', "
+                    f"{json.dumps(json.dumps({'seat': me['seat'], 'token': me['token'], 'name': 'Tester'}))})"
+                )
+                p.go(hash_)
+                p.page.wait_for_selector(".board-svg, .generic-view")
+                p.page.wait_for_timeout(300)
+                p.page.screenshot(path=str(screenshots / f"{name}{label}.png"))
+                assert p.page.locator(".banner").inner_text().strip()
+                if hash_.startswith("#/game/"):
+                    # Every offered action is a labelled, focusable button.
+                    for b in p.page.locator(".actions button.action").all()[:20]:
+                        assert b.inner_text().strip()
+                assert not p.errors, (name, p.errors)
+            finally:
+                p.close()
+
+
+def test_lobby_fits_a_phone_in_landscape(base_url: str, browser: Any, screenshots: Path) -> None:
+    p = Page(browser, base_url, PHONE_LANDSCAPE)
+    try:
+        p.go("#/")
+        p.page.wait_for_selector("#new-type")
+        p.page.screenshot(path=str(screenshots / "lobby-phone.png"))
+        width = p.js("document.documentElement.scrollWidth")
+        assert width <= PHONE_LANDSCAPE["width"] + 1, "the lobby scrolls sideways on a phone"
+        # Keyboard: Tab reaches the create button.
+        for _ in range(40):
+            p.page.keyboard.press("Tab")
+            if p.js("document.activeElement && document.activeElement.textContent") == "Create game":
+                break
+        else:
+            pytest.fail("Create game is not reachable with the keyboard")
+    finally:
+        p.close()
