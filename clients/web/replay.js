@@ -177,6 +177,7 @@ export async function mountReplay(main, { id }) {
     playing = setInterval(() => {
       if (pos >= maxVersion) return stop();
       go(pos + 1);
+      if (pos >= maxVersion) stop();
     }, 1000 / speed);
   }
   function stop() {

@@ -113,6 +113,7 @@ def test_two_players_and_a_spectator_play_high_card(
         assert rec_a["token"] not in ann.page.url
 
         # Bea follows the player link and joins the open seat; Eve follows the spectator link.
+        ann.page.wait_for_selector(".share-url", state="attached")
         share = ann.page.locator(".share-url").evaluate_all("els => els.map(e => e.value)")
         player_link, spectator_link = share
         assert player_link.endswith(f"#/game/{gid}") and spectator_link.endswith(f"#/watch/{gid}")
