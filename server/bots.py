@@ -1,0 +1,71 @@
+"""Bot seats: a bot plays through the same command path as a person.
+
+Whenever a game this node holds advances and a bot seat is to act, the node schedules that
+bot's move. The command id is ``bot:<seat>:<version>`` and the bot's random source is seeded
+from the game's secret seed and the version, so if several nodes schedule the same move they
+choose the same command and the store applies it once (the others get ``dup``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from domain import DomainError, Rng
+
+from .errors import ServiceError
+from .games import GameRecord, GameService, LogEntry
+
+__all__ = ["BotRunner"]
+
+log = logging.getLogger("cloister.bots")
+
+
+class BotRunner:
+    def __init__(self, service: GameService, delay: float = 0.0) -> None:
+        self.service = service
+        self.delay = delay
+        self._pending: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._closed = False
+        service.listeners.append(self.on_entries)
+
+    def on_entries(self, rec: GameRecord, entries: list[LogEntry]) -> None:
+        if self._closed or rec.state is None or rec.terminal:
+            return
+        for seat in rec.game.to_act(rec.state):
+            info = rec.seats[seat]
+            if info is None or info.bot is None or (rec.id, seat) in self._pending:
+                continue
+            task = asyncio.get_running_loop().create_task(self._move(rec, seat, info.bot))
+            self._pending[(rec.id, seat)] = task
+
+    async def _move(self, rec: GameRecord, seat: int, level: str) -> None:
+        start = rec.version
+        try:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            version = rec.version
+            if rec.state is None or rec.terminal or seat not in rec.game.to_act(rec.state):
+                return
+            bot = rec.gtype.bot(level)
+            rng = Rng(f"{rec.seed}:bot:{seat}:{version}")
+            command = bot.choose(rec.game, rec.state, seat, rng)
+            raw = rec.codec.encode_command(command)
+            await self.service.command(rec, seat, f"bot:{seat}:{version}", raw)
+        except (DomainError, ServiceError) as exc:
+            log.info("bot %s/%s refused: %s", rec.id, seat, exc)
+        except Exception:
+            log.exception("bot %s/%s failed", rec.id, seat)
+        finally:
+            self._pending.pop((rec.id, seat), None)
+        # Our own append notified the listeners while this task was still pending, so a
+        # seat that acts again would be missed: look again, but only if the game moved
+        # (a refused move on an unchanged state must not spin).
+        if not self._closed and rec.version != start:
+            self.on_entries(rec, [])
+
+    async def close(self) -> None:
+        self._closed = True
+        for task in list(self._pending.values()):
+            task.cancel()
+        await asyncio.gather(*self._pending.values(), return_exceptions=True)

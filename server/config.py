@@ -1,0 +1,36 @@
+"""Server settings, from arguments or the environment. No module-level state."""
+
+from __future__ import annotations
+
+import os
+
+import attrs
+
+__all__ = ["Settings"]
+
+
+@attrs.frozen
+class Settings:
+    redis_url: str | None = None
+    """None: start and own an embedded Redis (see ``server.embedded``)."""
+    key_prefix: str = "cloister"
+    data_dir: str = ".cloister"
+    """Where the embedded Redis keeps its AOF, so games survive a restart."""
+    max_message_bytes: int = 16 * 1024
+    rate_per_second: float = 30.0
+    rate_burst: int = 60
+    bot_delay: float = 0.0
+    reconcile_seconds: float = 5.0
+    hello_timeout: float = 10.0
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        env = os.environ
+        values: dict[str, object] = {
+            "redis_url": env.get("REDIS_URL") or None,
+            "key_prefix": env.get("CLOISTER_PREFIX", "cloister"),
+            "data_dir": env.get("CLOISTER_DATA", ".cloister"),
+            "bot_delay": float(env.get("CLOISTER_BOT_DELAY", "0.4")),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,219 @@
+"""Fan-out: push each new event to every local connection, as its viewer may see it.
+
+The hub listens to the game service (own appends and catch-ups alike). For each batch of new
+entries it groups the game's connections by audience and computes the redacted events, the
+view and the legal commands once per audience, encodes them once, and queues the same bytes
+to every connection of that audience. A slow connection only grows its own queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import attrs
+
+from domain import REVIEW, SPECTATOR, Viewer, seat_viewer
+from protocol import PROTOCOL_VERSION, GameOverMessage, Update, Welcome, WireEvent, encode
+
+from .games import PLATFORM, GameRecord, GameService, LogEntry
+
+__all__ = ["Connection", "Hub"]
+
+log = logging.getLogger("cloister.hub")
+
+MAX_QUEUE = 2000
+
+
+@attrs.define(eq=False)
+class Connection:
+    """One WebSocket as the hub sees it: an audience and an outbox."""
+
+    game_id: str
+    seat: int | None
+    outbox: asyncio.Queue[bytes | None] = attrs.field(factory=asyncio.Queue)
+    version: int = 0
+    closed: bool = False
+
+    def push(self, data: bytes) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= MAX_QUEUE:
+            # A client this far behind is gone or hostile; it can reconnect and resume.
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(data)
+
+
+def audience(rec: GameRecord, seat: int | None) -> Viewer:
+    if rec.terminal:
+        return REVIEW  # post-game review: the whole log for everyone
+    return SPECTATOR if seat is None else seat_viewer(seat)
+
+
+def wire_events(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> list[WireEvent]:
+    game = rec.game
+    out = []
+    for e in entries:
+        if e.event is None:
+            out.append(WireEvent(e.version, e.type, e.data, _platform_text(rec, e)))
+            continue
+        red = game.redact(e.event, viewer)
+        if red is None:
+            out.append(WireEvent(e.version, "Hidden", {}, ""))
+        elif red is e.event:
+            out.append(WireEvent(e.version, e.type, e.data, game.describe(red)))
+        else:
+            out.append(
+                WireEvent(
+                    e.version, type(red).__name__, rec.codec.encode_event(red), game.describe(red)
+                )
+            )
+    return out
+
+
+def _platform_text(rec: GameRecord, e: LogEntry) -> str:
+    kind = e.type[len(PLATFORM) :]
+    if kind == "SeatTaken":
+        who = e.data["name"] + (f" ({e.data['bot']} bot)" if e.data.get("bot") else "")
+        return f"{who} takes seat {e.data['seat']} ({rec.labels[e.data['seat']]})"
+    if kind == "GameStarted":
+        return "All seats are taken: the game begins"
+    if kind == "GameCreated":
+        return f"{rec.game.title} created"
+    return kind
+
+
+def current_view(rec: GameRecord, viewer: Viewer) -> Any:
+    if rec.state is None:
+        return None
+    return rec.codec.encode_view(rec.game.view(rec.state, viewer))
+
+
+def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
+    if seat is None or rec.state is None or rec.terminal:
+        return []
+    return [rec.codec.encode_command(c) for c in rec.game.legal_commands(rec.state, seat)]
+
+
+class Hub:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.connections: dict[str, set[Connection]] = {}
+        service.listeners.append(self.on_entries)
+
+    def watched(self) -> list[str]:
+        return [g for g, conns in self.connections.items() if conns]
+
+    def attach(self, rec: GameRecord, conn: Connection, since: int | None) -> None:
+        """Queue the welcome and register, with no await in between, so the connection
+        gets every later event exactly once."""
+        viewer = audience(rec, conn.seat)
+        events: list[WireEvent] = []
+        if since is not None:
+            events = wire_events(rec, rec.log[max(since, 0) :], viewer)
+        welcome = Welcome(
+            v=PROTOCOL_VERSION,
+            game=rec.id,
+            game_type=rec.gtype.name,
+            seat=conn.seat,
+            status=rec.status,
+            version=rec.version,
+            view=current_view(rec, viewer),
+            legal=legal_for(rec, conn.seat),
+            to_act=rec.to_act(),
+            events=events,
+        )
+        conn.version = rec.version
+        conn.push(encode(welcome))
+        self.connections.setdefault(rec.id, set()).add(conn)
+
+    def detach(self, conn: Connection) -> None:
+        conns = self.connections.get(conn.game_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self.connections[conn.game_id]
+
+    def resync(self, rec: GameRecord, conn: Connection, since: int) -> None:
+        viewer = audience(rec, conn.seat)
+        update = Update(
+            version=rec.version,
+            events=wire_events(rec, rec.log[max(since, 0) :], viewer),
+            view=current_view(rec, viewer),
+            legal=legal_for(rec, conn.seat),
+            to_act=rec.to_act(),
+            status=rec.status,
+        )
+        conn.version = rec.version
+        conn.push(encode(update))
+
+    def on_entries(self, rec: GameRecord, entries: list[LogEntry]) -> None:
+        conns = self.connections.get(rec.id)
+        if not conns:
+            return
+        first = entries[0].version
+        cache: dict[tuple[Viewer, int | None], bytes] = {}
+        game_over = None
+        if rec.terminal and any(e.version > 0 for e in entries):
+            result = rec.game.result(rec.state)
+            game_over = encode(GameOverMessage(rec.version, attrs.asdict(result) if result else {}))
+        for conn in list(conns):
+            if conn.version >= rec.version:
+                continue
+            viewer = audience(rec, conn.seat)
+            # Seats differ in their legal commands, so the cache key includes the seat.
+            key = (viewer, conn.seat)
+            data = cache.get(key)
+            skip = conn.version - first + 1
+            if data is None or skip > 0:
+                batch = entries[skip:] if skip > 0 else entries
+                data = encode(
+                    Update(
+                        version=rec.version,
+                        events=wire_events(rec, batch, viewer),
+                        view=current_view(rec, viewer),
+                        legal=legal_for(rec, conn.seat),
+                        to_act=rec.to_act(),
+                        status=rec.status,
+                    )
+                )
+                if skip <= 0:
+                    cache[key] = data
+            conn.version = rec.version
+            conn.push(data)
+            if game_over is not None:
+                conn.push(game_over)
+
+    async def follow_doorbells(self) -> None:
+        """Catch up watched games when any node appends (runs for the app's lifetime)."""
+        async for game_id, head in self.service.store.doorbells():
+            try:
+                if game_id == "*":
+                    for gid in self.watched():
+                        await self._catch_up(gid)
+                    continue
+                rec = self.service.games.get(game_id)
+                if rec is not None and head > rec.version:
+                    await self._catch_up(game_id)
+            except Exception:
+                log.exception("catch-up of %s failed", game_id)
+
+    async def reconcile(self, interval: float) -> None:
+        """Doorbells are best effort: poll watched games now and then as well."""
+        while True:
+            await asyncio.sleep(interval)
+            for gid in self.watched():
+                try:
+                    await self._catch_up(gid)
+                except Exception:
+                    log.exception("reconcile of %s failed", gid)
+
+    async def _catch_up(self, game_id: str) -> None:
+        rec = self.service.games.get(game_id)
+        if rec is None:
+            return
+        async with rec.lock:
+            await self.service.catch_up(rec)

@@ -1,0 +1,32 @@
+"""Prometheus text exposition of a few counters and gauges (no client library needed)."""
+
+from __future__ import annotations
+
+from .games import GameService
+from .hub import Hub
+
+__all__ = ["render"]
+
+
+def render(service: GameService, hub: Hub) -> str:
+    lines = [
+        "# HELP cloister_commands_total Game commands received.",
+        "# TYPE cloister_commands_total counter",
+        f"cloister_commands_total {service.stats['commands']}",
+        "# HELP cloister_commands_rejected_total Game commands refused by the rules.",
+        "# TYPE cloister_commands_rejected_total counter",
+        f"cloister_commands_rejected_total {service.stats['rejected']}",
+        "# HELP cloister_append_conflicts_total Appends that lost a race and were re-decided.",
+        "# TYPE cloister_append_conflicts_total counter",
+        f"cloister_append_conflicts_total {service.stats['conflicts']}",
+        "# HELP cloister_duplicate_commands_total Retried commands answered from the log.",
+        "# TYPE cloister_duplicate_commands_total counter",
+        f"cloister_duplicate_commands_total {service.stats['duplicates']}",
+        "# HELP cloister_games_cached Games held in this node's memory.",
+        "# TYPE cloister_games_cached gauge",
+        f"cloister_games_cached {len(service.games)}",
+        "# HELP cloister_ws_connections Open WebSocket connections.",
+        "# TYPE cloister_ws_connections gauge",
+        f"cloister_ws_connections {sum(len(c) for c in hub.connections.values())}",
+    ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,72 @@
+"""The event store contract. Every implementation passes ``tests/store_contract.py``."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from typing import Any, Literal, Protocol
+
+import attrs
+
+__all__ = ["AppendResult", "EventStore", "NewEvent", "StoredEvent"]
+
+
+@attrs.frozen
+class NewEvent:
+    """An event to append: its stable type name, schema version, unique id and payload."""
+
+    type: str
+    data: Mapping[str, Any]
+    uuid: str
+    schema: int = 1
+
+
+@attrs.frozen
+class StoredEvent:
+    version: int
+    type: str
+    data: dict[str, Any]
+    uuid: str
+    command_id: str
+    schema: int = 1
+
+
+@attrs.frozen
+class AppendResult:
+    """``ok``: appended, ``version`` is the new head. ``dup``: this command id was appended
+    before, ``version`` is the head it produced then. ``conflict``: the head was not the
+    expected version; ``version`` is the actual head and nothing was written."""
+
+    status: Literal["ok", "dup", "conflict"]
+    version: int
+
+
+class EventStore(Protocol):
+    async def append(
+        self,
+        game_id: str,
+        expected: int,
+        command_id: str,
+        events: Sequence[NewEvent],
+        meta: Mapping[str, str] | None = None,
+    ) -> AppendResult:
+        """Append all ``events`` atomically iff the head is ``expected`` and ``command_id``
+        is new. ``meta`` fields are written in the same atomic step."""
+        ...
+
+    async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        """Events with version > ``after``, in order."""
+        ...
+
+    async def head(self, game_id: str) -> int: ...
+
+    async def get_meta(self, game_id: str, field: str) -> str | None: ...
+
+    async def game_ids(self) -> list[str]:
+        """Every game ever created, newest first."""
+        ...
+
+    def doorbells(self) -> AsyncIterator[tuple[str, int]]:
+        """(game id, new head) for appends by anyone. Best effort: may drop, never lies."""
+        ...
+
+    async def close(self) -> None: ...

