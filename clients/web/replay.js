@@ -156,6 +156,7 @@ export async function mountReplay(main, { id }) {
     };
     clear(board);
     if (res.view !== null && res.view !== undefined) safeRender(renderer, board, ctx);
+    else board.append(h("p", { class: "muted board-empty" }, "Nothing on the table yet: the game has not started at this step."));
     let phase = "";
     try { phase = renderer.status?.(ctx) || ""; } catch { phase = ""; }
     const said = ev ? (ev.text || humanize(ev.type)) : v === 0 ? "Start" : "";

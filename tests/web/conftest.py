@@ -3,7 +3,8 @@
 The server is, in order of preference:
 
 * ``CLOISTER_BASE_URL`` (e.g. ``http://127.0.0.1:8000``) when set: an already running server;
-* otherwise ``cloister serve --port <free port>`` started here, with
+* otherwise ``cloister serve --port <free port>`` (or uvicorn on ``server.app:create_app``
+  while there is no CLI yet) started here from this checkout, with
   ``REDIS_URL=redis://127.0.0.1:6379/<CLOISTER_TEST_REDIS_DB or 14>`` unless ``REDIS_URL`` is set.
 
 Chromium is Debian's ``/usr/bin/chromium`` (``CHROMIUM`` overrides), driven by Playwright.
@@ -12,7 +13,6 @@ Chromium is Debian's ``/usr/bin/chromium`` (``CHROMIUM`` overrides), driven by P
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -66,20 +66,22 @@ def base_url() -> Iterator[str]:
         _wait_healthy(given.rstrip("/"), None, timeout=10)
         yield given.rstrip("/")
         return
-    exe = shutil.which("cloister")
-    cmd = [exe] if exe else [sys.executable, "-m", "clients.cli"]
-    try:
-        import clients.cli  # noqa: F401
-    except ImportError:
-        if not exe:
-            pytest.skip("no Cloister server to test against (no `cloister` command; set CLOISTER_BASE_URL)")
+    if (ROOT / "clients" / "cli.py").exists():
+        serve = [sys.executable, "-m", "clients.cli", "serve", "--port"]
+    elif (ROOT / "server" / "app.py").exists():
+        serve = [sys.executable, "-m", "uvicorn", "--factory", "server.app:create_app", "--port"]
+    else:
+        pytest.skip("no Cloister server in this checkout to test against (or set CLOISTER_BASE_URL)")
     port = _free_port()
     env = dict(os.environ)
     env.setdefault("REDIS_URL", f"redis://127.0.0.1:6379/{os.environ.get('CLOISTER_TEST_REDIS_DB', '14')}")
+    # A fresh key prefix per run, so games of earlier runs do not crowd the lobby.
+    env.setdefault("CLOISTER_PREFIX", f"cloister-webtest-{os.getpid()}")
+    env.setdefault("CLOISTER_BOT_DELAY", "0.05")
     (ROOT / "artifacts").mkdir(exist_ok=True)
     log = open(ROOT / "artifacts" / "browser-test-server.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(
-        [*cmd, "serve", "--port", str(port)],
+        [*serve, str(port)],
         cwd=ROOT,
         env=env,
         stdout=log,

@@ -201,16 +201,21 @@ def test_two_players_and_a_spectator_play_high_card(
         slider = eve.page.locator("#replay-slider")
         eve.page.get_by_role("button", name="First step").click()
         assert slider.input_value() == "0"
-        for step in (1, 2, 3):
+        log = api(base_url, "GET", f"/api/games/{gid}/events")
+        assert log["audience"] == "review"
+        dealt = max(e["version"] for e in log["events"] if e["type"] == "CardsDealt")
+        for step in range(1, dealt + 1):
             eve.page.get_by_role("button", name="Next step").click()
             assert slider.input_value() == str(step)
-        eve.page.wait_for_function("document.querySelector('.banner').textContent.startsWith('Step 3')")
+        eve.page.wait_for_function(
+            f"document.querySelector('.banner').textContent.startsWith('Step {dealt}:')"
+        )
         eve.page.wait_for_selector(".board-svg")
         revealed = eve.html()
-        assert all(c in revealed for c in hand_a), "the review replay reveals the dealt hands"
+        assert all(c in revealed for c in hand_a + hand_b), "the review replay reveals the dealt hands"
         eve.page.get_by_role("button", name="Previous step").focus()
         eve.page.keyboard.press("Enter")
-        assert slider.input_value() == "2"
+        assert slider.input_value() == str(dealt - 1)
         eve.page.screenshot(path=str(screenshots / "high-card-replay.png"))
         eve.page.select_option("#replay-speed", "10")
         eve.page.get_by_role("button", name="Play").click()
@@ -226,6 +231,10 @@ def test_two_players_and_a_spectator_play_high_card(
 
         for p in (ann, bea, eve):
             assert not p.errors, p.errors
+    except BaseException:
+        for who, p in (("ann", ann), ("bea", bea), ("eve", eve)):
+            p.page.screenshot(path=str(screenshots / f"failure-high-card-{who}.png"))
+        raise
     finally:
         for p in (ann, bea, eve):
             p.close()
