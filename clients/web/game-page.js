@@ -73,6 +73,7 @@ export async function mountGame(main, { id, mode }) {
     summary,
     seatName: (s) => shortSeatName(summary, s),
     send,
+    rerender: () => renderBoard(),
   });
 
   function renderBanner() {

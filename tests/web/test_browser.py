@@ -275,6 +275,17 @@ def test_each_game_type_renders(base_url: str, browser: Any, screenshots: Path) 
                     # Every offered action is a labelled, focusable button.
                     for b in p.page.locator(".actions button.action").all()[:20]:
                         assert b.inner_text().strip()
+                    # A highlighted spot on the board sends its command: the game moves on or
+                    # the page says why not.
+                    spots = p.page.locator(".board-svg [role='button']")
+                    if label == "" and spots.count():
+                        before = server_version(base_url, gid)
+                        spots.first.click()
+                        p.page.wait_for_function(
+                            f"window.cloister.state.version > {before} || document.querySelector('.toast.error')"
+                        )
+                        p.page.wait_for_timeout(300)
+                        p.page.screenshot(path=str(screenshots / f"{name}-after-click.png"))
                 assert not p.errors, (name, p.errors)
             finally:
                 p.close()
