@@ -60,6 +60,8 @@ export async function mountGame(main, { id, mode }) {
   );
   main.append(page);
 
+  const openGroups = new Set();
+
   // -- rendering ---------------------------------------------------------------------------
   const ctxFor = () => ({
     view: st.view,
@@ -137,12 +139,23 @@ export async function mountGame(main, { id, mode }) {
         groups.get(cmd.type).push(cmd);
       }
       for (const [type, cmds] of groups) {
-        const fs = h("fieldset", { class: "action-group" }, h("legend", {}, renderer.groupLabel?.(type, ctx) || humanize(type)));
+        const title = renderer.groupLabel?.(type, ctx) || humanize(type);
+        const fs = h("fieldset", { class: "action-group" }, h("legend", {}, title));
         for (const cmd of cmds) {
           const label = safeLabel(cmd, ctx);
           fs.append(h("button", { type: "button", class: "action", "data-key": `act:${JSON.stringify(cmd)}`, disabled: st.busy, onclick: () => send(cmd) }, label));
         }
-        actions.append(fs);
+        if (cmds.length > 8) {
+          // Long lists (every spot for a section, every card × slot) fold away; the board
+          // offers the same choices by clicking. The open/closed state survives re-renders.
+          const key = `${summary.type}:${type}`;
+          const det = h("details", { class: "action-more", open: openGroups.has(key) },
+            h("summary", {}, `${title} — ${cmds.length} choices`), fs);
+          det.addEventListener("toggle", () => (det.open ? openGroups.add(key) : openGroups.delete(key)));
+          actions.append(det);
+        } else {
+          actions.append(fs);
+        }
       }
       if (st.busy) actions.append(h("p", { class: "muted", role: "status" }, "Sending…"));
     });

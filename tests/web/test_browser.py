@@ -274,7 +274,7 @@ def test_each_game_type_renders(base_url: str, browser: Any, screenshots: Path) 
                 if hash_.startswith("#/game/"):
                     # Every offered action is a labelled, focusable button.
                     for b in p.page.locator(".actions button.action").all()[:20]:
-                        assert b.inner_text().strip()
+                        assert (b.text_content() or "").strip()
                     # A highlighted spot on the board sends its command: the game moves on or
                     # the page says why not.
                     spots = p.page.locator(".board-svg [role='button']")
