@@ -137,7 +137,8 @@ async def create_game(request: Request) -> Response:
     type_ = body.get("type")
     if not isinstance(type_, str):
         raise ServiceError("bad_request", "'type' (the game type's name) is required")
-    options = body.get("options") or {}
+    options = body.get("options")
+    options = {} if options is None else options
     seed = body.get("seed")
     if not isinstance(options, dict) or (seed is not None and not isinstance(seed, (str, int))):
         raise ServiceError("bad_request", "'options' must be an object and 'seed' a string")
