@@ -3,6 +3,7 @@ no acknowledged command."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -108,7 +109,5 @@ async def test_player_on_a_spectator_on_b_and_a_dies(
     assert versions == list(range(1, len(log) + 1))
     assert set(acked) <= set(versions)
     for p in (p0, p1, p0b, p1b, watcher):
-        try:
+        with contextlib.suppress(Exception):
             await p.close()
-        except Exception:
-            pass
