@@ -352,3 +352,25 @@ def test_schema_and_encoding_are_consistent() -> None:
     schema = json_schema()
     assert {"ClientMessage", "ServerMessage", "Welcome", "Rejected"} <= set(schema["$defs"])
     assert orjson.loads(orjson.dumps(schema)) == schema
+
+
+async def test_export_then_import_replays_the_same_game(base: str) -> None:
+    out = await play_random_game(base, HIGH_CARD, {"players": 3}, seed=21)
+    events = out["review"]["events"]
+    async with http(base) as c:
+        r = await c.post("/api/games/import", json={"events": events})
+        assert r.status_code == 201, r.text
+        copy = r.json()
+        assert copy["id"] != out["game_id"]
+        assert copy["status"] == "finished"
+        assert copy["result"]["scores"] == out["summary"]["result"]["scores"]
+        assert copy["version"] == out["summary"]["version"]
+        # a tampered log is refused and creates nothing
+        bad = [dict(e) for e in events]
+        bad[5] = {**bad[5], "type": "NoSuchEvent"}
+        r = await c.post("/api/games/import", json={"events": bad})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_log"
+        r = await c.post("/api/games/import", json={"events": events[1:]})
+        assert r.status_code == 400
+        games = (await c.get("/api/games")).json()["games"]
+        assert len(games) == 2
