@@ -110,3 +110,21 @@ def test_schema_covers_every_message() -> None:
     assert hello["properties"]["type"] == {"const": "hello"}
     assert hello["additionalProperties"] is False
     assert "command_id" in schema["$defs"]["SendCommand"]["required"]
+
+
+def test_fast_message_encoding_matches_the_converter() -> None:
+    """The fan-out encodes raw views with orjson's default hook; it must produce exactly
+    what encoding the converted view through cattrs produces."""
+    import attrs
+
+    @attrs.frozen
+    class Pile:
+        cards: tuple[str, ...]
+        hidden: frozenset[int]
+
+    codec = GameCodec(GAME)
+    view = {"piles": [Pile(("a", "b"), frozenset({3, 1}))], "n": 2, "t": (1, 2)}
+    message = Update(3, [WireEvent(3, "Passed", {"seat": 1}, "x")], view, [], [0])
+    converted = Update(3, message.events, codec.encode_view(view), [], [0])
+    assert orjson.loads(codec.message_bytes(message)) == orjson.loads(encode(converted))
+    assert decode_server(codec.message_bytes(message)).view["piles"][0]["hidden"] == [1, 3]
