@@ -59,6 +59,22 @@ def _wait_healthy(base: str, proc: subprocess.Popen[bytes] | None, timeout: floa
     raise RuntimeError(f"the server at {base} did not answer within {timeout}s")
 
 
+def _drop_prefix(url: str, prefix: str) -> None:
+    """Delete the games this run stored (only under its own key prefix)."""
+    try:
+        import redis
+    except ImportError:
+        return
+    try:
+        r = redis.Redis.from_url(url)
+        keys = list(r.scan_iter(match=f"{prefix}*", count=500))
+        for i in range(0, len(keys), 500):
+            r.delete(*keys[i : i + 500])
+        r.close()
+    except Exception:  # noqa: BLE001 - cleanup is best effort
+        pass
+
+
 @pytest.fixture(scope="session")
 def base_url() -> Iterator[str]:
     given = os.environ.get("CLOISTER_BASE_URL")
@@ -98,6 +114,7 @@ def base_url() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             proc.kill()
         log.close()
+        _drop_prefix(env["REDIS_URL"], env["CLOISTER_PREFIX"])
 
 
 @pytest.fixture(scope="session")
