@@ -71,7 +71,7 @@ def _drop_prefix(url: str, prefix: str) -> None:
         for i in range(0, len(keys), 500):
             r.delete(*keys[i : i + 500])
         r.close()
-    except Exception:  # noqa: BLE001 - cleanup is best effort
+    except Exception:
         pass
 
 
@@ -87,10 +87,14 @@ def base_url() -> Iterator[str]:
     elif (ROOT / "server" / "app.py").exists():
         serve = [sys.executable, "-m", "uvicorn", "--factory", "server.app:create_app", "--port"]
     else:
-        pytest.skip("no Cloister server in this checkout to test against (or set CLOISTER_BASE_URL)")
+        pytest.skip(
+            "no Cloister server in this checkout to test against (or set CLOISTER_BASE_URL)"
+        )
     port = _free_port()
     env = dict(os.environ)
-    env.setdefault("REDIS_URL", f"redis://127.0.0.1:6379/{os.environ.get('CLOISTER_TEST_REDIS_DB', '14')}")
+    env.setdefault(
+        "REDIS_URL", f"redis://127.0.0.1:6379/{os.environ.get('CLOISTER_TEST_REDIS_DB', '14')}"
+    )
     # A fresh key prefix per run, so games of earlier runs do not crowd the lobby.
     env.setdefault("CLOISTER_PREFIX", f"cloister-webtest-{os.getpid()}")
     env.setdefault("CLOISTER_BOT_DELAY", "0.05")
@@ -121,7 +125,9 @@ def base_url() -> Iterator[str]:
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
         pytest.skip(f"headless Chromium not found at {CHROMIUM} (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright for Python is not installed"
+    )
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:

@@ -46,7 +46,11 @@ class Page:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on(
             "console",
-            lambda m: self.errors.append(m.text) if m.type == "error" and "renderer failed" in m.text else None,
+            lambda m: (
+                self.errors.append(m.text)
+                if m.type == "error" and "renderer failed" in m.text
+                else None
+            ),
         )
 
     def go(self, hash_: str) -> None:
@@ -57,7 +61,9 @@ class Page:
         return self.page.evaluate(expr)
 
     def state(self, key: str) -> Any:
-        return self.js(f"window.cloister && window.cloister.state && window.cloister.state[{json.dumps(key)}]")
+        return self.js(
+            f"window.cloister && window.cloister.state && window.cloister.state[{json.dumps(key)}]"
+        )
 
     def seat_record(self, gid: str) -> dict[str, Any] | None:
         raw = self.js(f"localStorage.getItem('cloister:seat:{gid}')")
@@ -68,8 +74,7 @@ class Page:
 
     def wait_version(self, version: int) -> None:
         self.page.wait_for_function(
-            f"window.cloister && window.cloister.state && window.cloister.state.version >= {version}"
-            " && !window.cloister.state.busy"
+            f"window.cloister?.state?.version >= {version} && !window.cloister.state.busy"
         )
 
     def close(self) -> None:
@@ -178,21 +183,28 @@ def test_two_players_and_a_spectator_play_high_card(
                 break
             moved = False
             for p in (ann, bea):
-                if p.state("legal") and api(base_url, "GET", f"/api/games/{gid}")["status"] == "running":
+                if (
+                    p.state("legal")
+                    and api(base_url, "GET", f"/api/games/{gid}")["status"] == "running"
+                ):
                     act(p, base_url, gid)
                     moved = True
             assert moved, "nobody could move"
             status = api(base_url, "GET", f"/api/games/{gid}")["status"]
             if status == "running":
                 eve.wait_version(server_version(base_url, gid))
-                hidden = hand_of(base_url, gid, rec_a["token"], 0) + hand_of(base_url, gid, rec_b["token"], 1)
+                hidden = hand_of(base_url, gid, rec_a["token"], 0) + hand_of(
+                    base_url, gid, rec_b["token"], 1
+                )
                 html_e = eve.html()
                 leaked = [c for c in hidden if c in html_e]
                 assert not leaked, f"spectator page shows hidden cards {leaked}"
         summary = api(base_url, "GET", f"/api/games/{gid}")
         assert summary["status"] == "finished"
         for p in (ann, bea, eve):
-            p.page.wait_for_function("document.querySelector('.banner').textContent.includes('Game over')")
+            p.page.wait_for_function(
+                "document.querySelector('.banner').textContent.includes('Game over')"
+            )
         ann.page.screenshot(path=str(screenshots / "high-card-over.png"))
 
         # Replay, step by step, as the spectator (the review audience: everything revealed).
@@ -212,7 +224,9 @@ def test_two_players_and_a_spectator_play_high_card(
         )
         eve.page.wait_for_selector(".board-svg")
         revealed = eve.html()
-        assert all(c in revealed for c in hand_a + hand_b), "the review replay reveals the dealt hands"
+        assert all(c in revealed for c in hand_a + hand_b), (
+            "the review replay reveals the dealt hands"
+        )
         eve.page.get_by_role("button", name="Previous step").focus()
         eve.page.keyboard.press("Enter")
         assert slider.input_value() == str(dealt - 1)
@@ -220,7 +234,7 @@ def test_two_players_and_a_spectator_play_high_card(
         eve.page.select_option("#replay-speed", "10")
         eve.page.get_by_role("button", name="Play").click()
         eve.page.wait_for_function(
-            "document.querySelector('#replay-slider').value === document.querySelector('#replay-slider').max",
+            "(s => s.value === s.max)(document.querySelector('#replay-slider'))",
             timeout=30000,
         )
         assert eve.page.locator(".result").count() == 1
@@ -264,7 +278,7 @@ def test_each_game_type_renders(base_url: str, browser: Any, screenshots: Path) 
                 p.page.goto(f"{base_url}/")
                 p.js(
                     f"localStorage.setItem('cloister:seat:{gid}', "
-                    f"{json.dumps(json.dumps({'seat': me['seat'], 'token': me['token'], 'name': 'Tester'}))})"
+                    f"{json.dumps(json.dumps({**me, 'name': 'Tester'}))})"
                 )
                 p.go(hash_)
                 p.page.wait_for_selector(".board-svg, .generic-view")
@@ -282,7 +296,8 @@ def test_each_game_type_renders(base_url: str, browser: Any, screenshots: Path) 
                         before = server_version(base_url, gid)
                         spots.first.click()
                         p.page.wait_for_function(
-                            f"window.cloister.state.version > {before} || document.querySelector('.toast.error')"
+                            f"window.cloister.state.version > {before}"
+                            " || document.querySelector('.toast.error')"
                         )
                         p.page.wait_for_timeout(300)
                         p.page.screenshot(path=str(screenshots / f"{name}-after-click.png"))
@@ -302,7 +317,10 @@ def test_lobby_fits_a_phone_in_landscape(base_url: str, browser: Any, screenshot
         # Keyboard: Tab reaches the create button.
         for _ in range(40):
             p.page.keyboard.press("Tab")
-            if p.js("document.activeElement && document.activeElement.textContent") == "Create game":
+            if (
+                p.js("document.activeElement && document.activeElement.textContent")
+                == "Create game"
+            ):
                 break
         else:
             pytest.fail("Create game is not reachable with the keyboard")
