@@ -254,6 +254,36 @@ def test_two_players_and_a_spectator_play_high_card(
             p.close()
 
 
+def _strings(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set().union(*(_strings(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_strings(v) for v in value)) if value else set()
+    return set()
+
+
+def assert_no_private_ids(p: Page, base: str, gid: str, token: str) -> None:
+    """The spectator page shows no identity that only the seat's view holds.
+
+    Compares the seat's and the spectator's view at the version the page shows; identities are
+    the strings with a digit in them (card, tile and section ids).
+    """
+    for _ in range(5):
+        version = p.state("version")
+        html = p.html()
+        if p.state("version") == version:
+            break
+    seat = api(base, "GET", f"/api/games/{gid}/view?version={version}", token=token)["view"]
+    public = api(base, "GET", f"/api/games/{gid}/view?version={version}")["view"]
+    private = {
+        x for x in _strings(seat) - _strings(public) if len(x) >= 3 and any(c.isdigit() for c in x)
+    }
+    leaked = sorted(x for x in private if x in html)
+    assert not leaked, f"the spectator page shows private ids {leaked}"
+
+
 # -- every game type: a page with pictures, at desktop and phone-landscape size --------------
 def _game_types(base: str) -> list[dict[str, Any]]:
     return list(api(base, "GET", "/api/game-types")["game_types"])
@@ -285,6 +315,8 @@ def test_each_game_type_renders(base_url: str, browser: Any, screenshots: Path) 
                 p.page.wait_for_timeout(300)
                 p.page.screenshot(path=str(screenshots / f"{name}{label}.png"))
                 assert p.page.locator(".banner").inner_text().strip()
+                if hash_.startswith("#/watch/"):
+                    assert_no_private_ids(p, base_url, gid, me["token"])
                 if hash_.startswith("#/game/"):
                     # Every offered action is a labelled, focusable button.
                     for b in p.page.locator(".actions button.action").all()[:20]:
