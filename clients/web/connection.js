@@ -28,6 +28,16 @@ export class GameConnection {
     this.timer = null;
     this.pingTimer = null;
     this.state = "connecting";
+    // Back online, or the tab shown again: do not wait out the backoff.
+    this.wake = () => {
+      if (!this.closed && !this.ws && this.state === "reconnecting") {
+        clearTimeout(this.timer);
+        this.holdUntil = 0;
+        this.connect();
+      }
+    };
+    window.addEventListener("online", this.wake);
+    document.addEventListener("visibilitychange", this.wake);
     this.connect();
   }
 
@@ -165,6 +175,8 @@ export class GameConnection {
 
   close() {
     this.closed = true;
+    window.removeEventListener("online", this.wake);
+    document.removeEventListener("visibilitychange", this.wake);
     clearTimeout(this.timer);
     clearInterval(this.pingTimer);
     if (this.ws) this.ws.close();
