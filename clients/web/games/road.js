@@ -70,7 +70,19 @@ export default {
       case "DeclareLuminaryAction": return `Use ${lumName(view, cmd.card)}'s power${cmd.victim >= 0 ? ` against ${view.players?.[cmd.victim]?.name}` : ""}`;
       case "ArrestChoice": return `Give up ${lumName(view, cmd.card)}`;
       case "DefendWith": return `Defend with ${lumName(view, cmd.card)}`;
-      case "SupportWith": return `Support the ${cmd.side} with ${lumName(view, cmd.card)}`;
+      case "SupportWith": return `Support the ${String(cmd.side).toLowerCase()} with ${lumName(view, cmd.card)}`;
+      case "SupportFinish": return `Done supporting the ${String(cmd.side).toLowerCase()}${cmd.coins ? `, adding ${cmd.coins} coins` : ""}`;
+      case "SupportPass": return "Do not support";
+      case "SkipForge": return "Forge no alliance";
+      case "SkipGift": return "Give no gift";
+      case "DeclareDiplomacy": return "Diplomacy";
+      case "DeclareReorganize": return `Reorganize${cmd.enhancement ? ` (${humanize(String(cmd.enhancement).toLowerCase())})` : ""}`;
+      case "DeclareCensus": return "Take the census";
+      case "RussiaMove": return cmd.track ? `Russia: advance ${humanize(String(cmd.track).toLowerCase())}` : "Russia: no move";
+      case "Respond": return cmd.cards?.length ? `Respond with ${cmd.cards.map((c) => lumName(view, c)).join(", ")}` : "Respond without cards";
+      case "DefenseDone": return `Done defending${cmd.coins ? `, adding ${cmd.coins} coins` : ""}`;
+      case "Reroll": return cmd.index === null || cmd.index === undefined ? "Keep the dice" : `Reroll die ${cmd.index + 1}`;
+      case "HelpUpkeep": return `Help with upkeep: ${cmd.coins} coins`;
       case "ParleyAnswer": return cmd.pay ? "Pay for the parley" : "Refuse to pay";
       case "AbandonCity": return `Abandon ${cityName(view, cmd.city)}`;
       case "PayWarCost": return cmd.cards?.length ? `Pay the war cost with ${cmd.cards.map((c) => lumName(view, c)).join(", ")}` : "Pay the war cost";
@@ -166,6 +178,32 @@ export default {
       svg.append(s("circle", { cx: px + 12, cy: y + 12, r: 7, fill: NATION[p.nation] || "#333", stroke: "#000" }));
       svg.append(text(px + 24, y + 12, `${p.name}${p.seat === ctx.seat ? " (you)" : ""}: ${p.score} pts, ${p.coins}¢`, { "text-anchor": "start", "font-size": 10, fill: "#2b2118" }, ));
     });
+
+    // -- combat in progress (all public) ------------------------------------------------------------
+    const cb = view.combat;
+    if (cb) {
+      const bx = 760, by = 440;
+      const att = players.find((p) => p.seat === cb.attacker);
+      const g = s("g", { "aria-label": "Combat" });
+      g.append(s("rect", { x: bx, y: by, width: 420, height: 150, rx: 10, fill: "#fbe9e4", stroke: "#a3322b", "stroke-width": 2 }));
+      g.append(text(bx + 12, by + 18, `Combat at ${cityName(view, cb.city)} — ${humanize(cb.step)}`, { "text-anchor": "start", "font-weight": 700, fill: "#7a1f18" }));
+      g.append(s("circle", { cx: bx + 30, cy: by + 55, r: 16, fill: NATION[att?.nation] || "#333", stroke: "#000" }));
+      g.append(text(bx + 30, by + 82, att?.name || `seat ${cb.attacker + 1}`, { "font-size": 11 }));
+      g.append(text(bx + 100, by + 55, "⚔", { "font-size": 28, fill: "#7a1f18" }));
+      g.append(s("circle", { cx: bx + 170, cy: by + 55, r: 16, fill: NATION[cb.defender] || "#ccc", stroke: "#000" }));
+      g.append(text(bx + 170, by + 82, nationName(view, cb.defender), { "font-size": 11 }));
+      const lines = [
+        `by ${cb.route}${cb.enhancement ? `, ${humanize(String(cb.enhancement).toLowerCase())}` : ""} · coins ${cb.coins} vs ${cb.def_coins}`,
+        `support ${cb.att_support} vs ${cb.def_support} · fortify ${cb.fortify} · extra dice ${cb.extra_dice}`,
+        cb.def_cards?.length ? `defenders: ${cb.def_cards.map((c) => view.cards?.[c]?.name || c).join(", ")}` : "",
+      ].filter(Boolean);
+      lines.forEach((l, i) => g.append(text(bx + 220, by + 42 + i * 16, l, { "text-anchor": "start", "font-size": 10 })));
+      (cb.dice || []).forEach((d, i) => {
+        g.append(s("rect", { x: bx + 20 + i * 34, y: by + 100, width: 28, height: 28, rx: 5, fill: "#fff", stroke: "#2b2118" }));
+        g.append(text(bx + 34 + i * 34, by + 114, String(d), { "font-weight": 700 }));
+      });
+      svg.append(g);
+    }
 
     // -- luminary rows ---------------------------------------------------------------------------------
     const rx = 16, ry = 575;
