@@ -15,7 +15,10 @@ export async function mountLobby(main) {
   } catch (err) {
     formBox.append(h("p", { class: "error" }, `Cannot load game types: ${err.message}`));
   }
-  if (types.length) buildForm(formBox, types);
+  if (types.length) {
+    buildForm(formBox, types);
+    formBox.append(typeList(types));
+  }
 
   let filter = sessionStorage.getItem("cloister:filter") || "all";
   let alive = true;
@@ -154,4 +157,20 @@ function buildForm(box, types) {
     }
   });
   box.append(form);
+}
+
+/** Every game type with its options and bot levels, as a compact list. */
+function typeList(types) {
+  return h("details", { class: "type-list" },
+    h("summary", {}, `Game types (${types.length})`),
+    h("dl", {}, types.flatMap((t) => [
+      h("dt", {}, t.title, t.demo ? h("span", { class: "muted" }, " (demo)") : null),
+      h("dd", {},
+        (t.options || []).map((o) => h("div", { class: "small-text" },
+          h("strong", {}, `${o.label || humanize(o.name)}: `),
+          (o.choices || []).map((c) => (c === o.default ? `${c} (default)` : String(c))).join(", "))),
+        t.bots?.length ? h("div", { class: "small-text muted" }, `Bots: ${t.bots.join(", ")}`) : null,
+      ),
+    ])),
+  );
 }
