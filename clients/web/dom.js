@@ -53,8 +53,10 @@ export function text(x, y, str, attrs = {}) {
   return s("text", { x, y, "text-anchor": "middle", "dominant-baseline": "central", ...attrs, text: str });
 }
 
-/** Make an SVG (or HTML) element act as a button: focusable, labelled, Enter/Space. */
-export function clickable(el, label, onActivate) {
+/** Make an SVG (or HTML) element act as a button: focusable, labelled, Enter/Space.
+ *  `uiOnly` marks a control that changes only this page (select, rotate), not the game. */
+export function clickable(el, label, onActivate, uiOnly = false) {
+  if (uiOnly) el.setAttribute("data-ui", "1");
   el.setAttribute("role", "button");
   el.setAttribute("tabindex", "0");
   el.setAttribute("aria-label", label);

@@ -166,7 +166,7 @@ export default {
         };
         const btn = (x, label, glyph, fn) => {
           const b = s("g", { class: "svg-button", transform: `translate(${x} ${panelY + 40})` }, s("rect", { width: 110, height: 34, rx: 17 }), text(55, 17, glyph));
-          clickable(b, label, fn);
+          clickable(b, label, fn, true);
           panel.append(b);
         };
         btn(panelX + 150, "Rotate the section a quarter turn", "⟳ Rotate", () => turn({ rotate: 1 }));

@@ -145,7 +145,7 @@ export default {
         const tg = tile(mx + 8, gy + k * 48, 42, t, t.id === selectedTile ? "selected" : "");
         if (placeable.includes(t.id)) {
           tg.prepend(s("rect", { x: -3, y: -3, width: 48, height: 48, rx: 7, class: t.id === selectedTile ? "sel-ring" : "spot-legal" }));
-          clickable(tg, `Select ${tileLabel(t)} to place`, () => { selectedTile = t.id; ctx.rerender?.(); });
+          clickable(tg, `Select ${tileLabel(t)} to place`, () => { selectedTile = t.id; ctx.rerender?.(); }, true);
         }
         g.append(tg);
       });

@@ -226,7 +226,7 @@ export default {
     if (me) {
       handIds.forEach((id, k) => {
         const g = lumCard(hx + k * 74, hy + 4, 70, 100, id, view.cards?.[id], false, id === picked ? "chosen" : "");
-        if (pickable.includes(id)) clickable(g, `Pick ${lumName(view, id)} for a slot`, () => { picked = id; ctx.rerender?.(); });
+        if (pickable.includes(id)) clickable(g, `Pick ${lumName(view, id)} for a slot`, () => { picked = id; ctx.rerender?.(); }, true);
         svg.append(g);
       });
     } else {
