@@ -196,17 +196,17 @@ export default {
     svg.append(s("rect", { x: hx, y: hy, width: 420, height: 190, rx: 10, fill: "#f6efdc", stroke: "#a89a7a" }));
     svg.append(text(hx + 12, hy + 16, "Hut", { "text-anchor": "start", "font-weight": 700, fill: "#4a3218" }));
     (view.hut || []).forEach((id, k) => {
-      const x = hx + 12 + (k % 8) * 50, y = hy + 28 + Math.floor(k / 8) * 50;
+      const x = hx + 12 + (k % 10) * 40, y = hy + 26 + Math.floor(k / 10) * 38;
       const g = s("g", {}, s("title", { text: `${COLOUR_NAME[colourOf(id)] || ""} ${shapeOf(id) || id} section` }));
-      for (const [fx, fy] of SHAPES[shapeOf(id)] || [[0, 0]]) g.append(s("rect", { x: x + fx * 13, y: y + fy * 13, width: 12, height: 12, rx: 2, fill: COLOUR[colourOf(id)] || "#999" }));
+      for (const [fx, fy] of SHAPES[shapeOf(id)] || [[0, 0]]) g.append(s("rect", { x: x + fx * 11, y: y + fy * 11, width: 10, height: 10, rx: 2, fill: COLOUR[colourOf(id)] || "#999" }));
       const cmd = matching(live, "TakeFromHut", { section: id })[0];
       if (cmd) {
-        g.prepend(s("rect", { x: x - 4, y: y - 4, width: 48, height: 36, rx: 5, class: "spot-legal" }));
+        g.prepend(s("rect", { x: x - 3, y: y - 3, width: 39, height: 29, rx: 5, class: "spot-legal" }));
         clickable(g, this.label(cmd, ctx), () => ctx.send(cmd));
       }
       svg.append(g);
     });
-    const by = hy + 140;
+    const by = hy + 158;
     svg.append(text(hx + 12, by - 8, `Bag: ${view.bag?.count ?? 0} sections`, { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 13 }));
     Object.keys(SHAPES).forEach((shp, k) => {
       const x = hx + 12 + k * 80;
