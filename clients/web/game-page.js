@@ -347,6 +347,7 @@ export async function mountGame(main, { id, mode }) {
     st.events = [];
     st.version = null;
     st.busy = false;
+    historyLoaded = false;
     conn = new GameConnection(id, record?.token, handlers);
     window.cloister.conn = conn;
   }

@@ -129,6 +129,8 @@ def test_two_players_and_a_spectator_play_high_card(
         eve.page.goto(spectator_link)
         for p in (ann, bea, eve):
             p.page.wait_for_selector(".board-svg")
+        for p in (ann, bea, eve):
+            p.page.wait_for_selector("#log li")  # the log so far, in words
         rec_b = bea.seat_record(gid)
         assert rec_b and rec_b["seat"] == 1
         assert eve.seat_record(gid) is None
