@@ -67,13 +67,16 @@ export function clickable(el, label, onActivate, uiOnly = false) {
     t.textContent = label;
     if (el.namespaceURI === SVG_NS) el.prepend(t);
   }
+  // A control inside another (a card in a slot) acts alone: stop the event here.
   el.addEventListener("click", (ev) => {
     ev.preventDefault();
+    ev.stopPropagation();
     onActivate(ev);
   });
   el.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") {
       ev.preventDefault();
+      ev.stopPropagation();
       onActivate(ev);
     }
   });

@@ -93,6 +93,16 @@ export default {
       case "BringGuest": return `Bring a guest with a ${COLOUR_NAME[cmd.tile] || cmd.tile} tile${pay(cmd.pay)}`;
       case "Rescore": return `Score ${cardName(view, cmd.card)} again (${COLOUR_NAME[cmd.tile] || cmd.tile} tile)`;
       case "EndTurn": return "End turn";
+      case "PassSpecial": return "Pass (no special action)";
+      case "ChooseTiles": return `Take ${cmd.tiles.map((c) => COLOUR_NAME[c] || c).join(" and ")} tiles`;
+      case "SpecialFulfillTask": return `Fulfil task ${cardName(view, cmd.task)}${pay(cmd.pay)}`;
+      case "SpecialExpand": return `Expand building ${cmd.building}`;
+      case "SpecialBuyFromHut": return `Buy the ${COLOUR_NAME[colourOf(cmd.section)] || ""} ${shapeOf(cmd.section) || cmd.section} section from the hut${pay(cmd.pay)}`;
+      case "SpecialBuyFromBag": return `Buy a ${cmd.shape} section from the bag${pay(cmd.pay)}`;
+      case "SpecialRemoveHalt": return `Remove the construction halt${pay(cmd.pay)}`;
+      case "SpecialReconstruct": return `Reconstruct for ${cardName(view, cmd.task)}${pay(cmd.pay)}`;
+      case "PayEvent": return `Pay for the event${pay(cmd.pay)}${cmd.building ? ` (monk to ${cmd.building})` : ""}`;
+      case "DeclineEvent": return cmd.lose ? `Decline and lose ${cmd.lose}` : "Decline";
       case "TakeUnfinished": return `Take the unfinished task${cmd.pile !== undefined ? ` from pile ${cmd.pile}` : ""}`;
       default: return null;
     }
@@ -109,11 +119,16 @@ export default {
     svg.append(s("rect", { width: W, height: H, rx: 14, fill: "#e9e2cc" }));
 
     // -- plan ---------------------------------------------------------------------------------
-    const width = 21, height = 14;
+    const width = view.plan?.width || 21, height = view.plan?.height || 14;
     const plan = s("g", { class: "cg-plan", "aria-label": "Monastery plan" });
     plan.append(s("rect", { x: PX - 4, y: PY - 4, width: width * C + 8, height: height * C + 8, rx: 8, fill: "#b9cf98", stroke: "#6f7f4e" }));
     for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) {
       plan.append(s("rect", { x: PX + x * C, y: PY + y * C, width: C, height: C, fill: "none", stroke: "#a5bb84", "stroke-width": 0.6 }));
+      if (view.plan?.terrain?.[y]?.[x] === "T") {
+        plan.append(s("g", {}, s("title", { text: "tree" }),
+          s("rect", { x: PX + x * C + C / 2 - 2, y: PY + y * C + C / 2, width: 4, height: C / 2 - 4, fill: "#6b4a2a" }),
+          s("circle", { cx: PX + x * C + C / 2, cy: PY + y * C + C / 2 - 2, r: C / 3, fill: "#3f7a3a" })));
+      }
     }
     for (const b of view.buildings || []) {
       const fill = b.side === "construction" ? "#d9cfb9" : "#f4e9c9";
@@ -122,6 +137,16 @@ export default {
       plan.append(s("g", {}, s("title", { text: `${b.letter}: ${b.name} (${b.side}${b.complete ? ", complete" : ""})` }),
         text(PX + lx * C + 10, PY + ly * C + 11, b.letter, { "font-size": 13, "font-weight": 700, fill: "#5a4326" })));
     }
+    const symbols = view.plan?.symbols || [];
+    symbols.forEach((row, y) => {
+      const cells = typeof row === "string" ? row.split("") : row || [];
+      cells.forEach((sym, x) => {
+        const col = typeof sym === "string" ? sym.toUpperCase() : null;
+        if (col && COLOUR[col] && col !== "W") {
+          plan.append(s("rect", { x: PX + x * C + C / 2 - 5, y: PY + y * C + C / 2 - 5, width: 10, height: 10, rx: 2, transform: `rotate(45 ${PX + x * C + C / 2} ${PY + y * C + C / 2})`, fill: COLOUR[col], opacity: 0.8 }, s("title", { text: `${COLOUR_NAME[col]} tile symbol` })));
+        }
+      });
+    });
     for (const sec of view.sections_placed || []) {
       const cells = new Set(sec.cells.map(([x, y]) => `${x},${y}`));
       const g = s("g", {}, s("title", { text: `${COLOUR_NAME[sec.colour] || sec.colour} ${sec.shape} section` }));

@@ -71,22 +71,22 @@ export default {
     switch (cmd.type) {
       case "Pass": return "Pass for the rest of the game";
       case "ChooseLine": return `Take ${cmd.kind === "row" ? "row" : "column"} ${cmd.index} to Book ${cmd.index}`;
-      case "PlaceTile": return `Place ${tileName(view, cmd.tile)} on row ${cmd.row + 1}, column ${cmd.col + 1}`;
+      case "PlaceTile": return `Place ${tileName(view, cmd.tile)} on ${rc(view, cmd.row, cmd.col)}`;
       case "MoveActiveTile": return `Move ${tileName(view, cmd.tile)} to Book ${bookNo(view, cmd.to_pos)}${pay(cmd.payment)}`;
       case "SendToSheepPen": return `Send ${tileName(view, cmd.tile)} to the Sheep Pen`;
       case "MoveAbbot": return `Move the Abbot to ${stationName(view, cmd.station)}${pay(cmd.payment)}`;
       case "BuyCard": return `Buy a Scriptorium card${pay(cmd.payment)}`;
       case "ClaimRitual": return `Claim the ${cmd.ritual} Ritual space of ${cmd.size}`;
-      case "PlayMotus": return `Motus: move ${tileName(view, cmd.tile)} to Book ${bookNo(view, cmd.to_pos)}, row ${cmd.row + 1}, column ${cmd.col + 1}`;
+      case "PlayMotus": return `Motus: move ${tileName(view, cmd.tile)} to Book ${bookNo(view, cmd.to_pos)}, ${rc(view, cmd.row, cmd.col)}`;
       case "PlayMotusAbbot": return `Motus: Abbot to ${stationName(view, cmd.station)}`;
       case "PlayMutatio": return `Mutatio: swap archways ${cmd.first.map((n) => n + 1).join("/")} and ${cmd.second.map((n) => n + 1).join("/")}`;
       case "PlayExilium": return `Exilium: exile ${tileName(view, cmd.tile)} to Book ${bookNo(view, cmd.to_pos)}`;
       case "PlayPorticus": return `Porticus: swap ${cmd.kind}s ${cmd.first} and ${cmd.second}`;
-      case "PlayScriptum": return `Scriptum: ${tileName(view, cmd.tile)} on text at row ${cmd.row + 1}, column ${cmd.col + 1}`;
+      case "PlayScriptum": return `Scriptum: ${tileName(view, cmd.tile)} on text at ${rc(view, cmd.row, cmd.col)}`;
       case "PlayRitus": return `Ritus: gain a ${cmd.ritual} token`;
       case "EndTurn": return "End turn";
       case "DiscardItem": return cmd.item === "coin" ? "Discard a coin" : `Discard a ${cmd.item} token`;
-      case "ChooseExiliumSpace": return `Exiled tile to row ${cmd.row + 1}, column ${cmd.col + 1}`;
+      case "ChooseExiliumSpace": return `Exiled tile to ${rc(view, cmd.row, cmd.col)}`;
       case "ChooseCompletionToken": return `Take a ${cmd.ritual} token for the completed Book`;
       default: return null;
     }
@@ -103,8 +103,11 @@ export default {
     if (!placeable.includes(selectedTile)) selectedTile = placeable[0] ?? null;
 
     // -- the three Books --------------------------------------------------------------------
+    // Seen from your seat: the north player sees the Books in the other order, turned round.
+    const north = view.you && view.south && view.you !== view.south;
     const cell = 40;
-    view.books.forEach((book, i) => {
+    view.books.forEach((book) => {
+      const i = north ? view.books.length - 1 - book.pos : book.pos;
       const bx = 30 + i * 390;
       const by = 20;
       const g = s("g", { class: "ill-book", "aria-label": `Book ${bookNo(view, book.pos)}${book.closed ? ", closed" : ""}` });
@@ -114,8 +117,8 @@ export default {
       const gx = bx + 12;
       const gy = by + 34;
       for (const c of book.cells) {
-        const x = gx + c.col * (cell + 4);
-        const y = gy + c.row * (cell + 4);
+        const x = gx + (north ? 4 - c.col : c.col) * (cell + 4);
+        const y = gy + (north ? 4 - c.row : c.row) * (cell + 4);
         const cg = s("g", {});
         if (c.quill) {
           cg.append(s("rect", { x, y, width: cell, height: cell, rx: 4, fill: QUILL[c.quill], stroke: "#5a4326", opacity: 0.85 }));
@@ -344,4 +347,10 @@ function tileName(view, id) {
   }
   for (const p of view.players || []) for (const row of p.archways || []) for (const t of row) if (t && t.id === id) return tileLabel(t);
   return id;
+}
+
+/** A Book square in words, from the viewer's seat (squares are given in the south frame). */
+function rc(view, row, col) {
+  const north = view?.you && view?.south && view.you !== view.south;
+  return north ? `row ${5 - row}, column ${5 - col}` : `row ${row + 1}, column ${col + 1}`;
 }

@@ -59,7 +59,7 @@ export default {
 
   label(cmd, { view }) {
     switch (cmd.type) {
-      case "PlaceLuminary": return `Put ${lumName(view, cmd.card)} in slot ${cmd.slot}`;
+      case "PlaceLuminary": return cmd.slot === 0 ? `Take ${lumName(view, cmd.card)} back to hand` : `Put ${lumName(view, cmd.card)} in slot ${cmd.slot}`;
       case "ConfirmSlots": return "Confirm the action slots";
       case "DeclareAttack": return `Attack ${cityName(view, cmd.target)} by ${cmd.route}${cmd.coins ? ` with ${cmd.coins} coins` : ""}${cmd.enhancement ? ` (${humanize(cmd.enhancement).toLowerCase()})` : ""}`;
       case "ForgeAlliance": return `Forge an alliance with ${nationName(view, cmd.nation)}${cmd.cards?.length ? ` using ${cmd.cards.map((c) => lumName(view, c)).join(", ")}` : ""}`;
@@ -82,6 +82,9 @@ export default {
       case "Respond": return cmd.cards?.length ? `Respond with ${cmd.cards.map((c) => lumName(view, c)).join(", ")}` : "Respond without cards";
       case "DefenseDone": return `Done defending${cmd.coins ? `, adding ${cmd.coins} coins` : ""}`;
       case "Reroll": return cmd.index === null || cmd.index === undefined ? "Keep the dice" : `Reroll die ${cmd.index + 1}`;
+      case "DraftPick": return `Draft ${lumName(view, cmd.card)}`;
+      case "RefillHand": return cmd.favorites?.length ? `Refill the hand, keeping ${cmd.favorites.map((c) => lumName(view, c)).join(", ")}` : "Refill the hand";
+      case "Phase3Choices": return `Religion choices${cmd.catholicism_as ? `: Catholicism as ${cmd.catholicism_as}` : ""}${cmd.anti_as ? `, Anti-Catholicism as ${cmd.anti_as}` : ""}`;
       case "HelpUpkeep": return `Help with upkeep: ${cmd.coins} coins`;
       case "ParleyAnswer": return cmd.pay ? "Pay for the parley" : "Refuse to pay";
       case "AbandonCity": return `Abandon ${cityName(view, cmd.city)}`;
@@ -211,7 +214,12 @@ export default {
     Object.entries(view.rows || {}).forEach(([col, cards], i) => {
       const x = rx + i * 120;
       svg.append(text(x + 50, ry + 16, `${humanize(col.toLowerCase())} (${view.piles?.[col] ?? 0})`, { "font-size": 10, fill: LUM[col] || "#333", "font-weight": 700 }));
-      cards.slice(0, 3).forEach((id, k) => svg.append(lumCard(x + k * 38, ry + 24, 34, 48, id, view.cards?.[id], true)));
+      cards.slice(0, 3).forEach((id, k) => {
+        const cg = lumCard(x + k * 38, ry + 24, 34, 48, id, view.cards?.[id], true);
+        const cmd = matching(live, "DraftPick", { card: id })[0];
+        if (cmd) clickable(cg, this.label(cmd, ctx), () => ctx.send(cmd));
+        svg.append(cg);
+      });
     });
 
     // -- your hand and the three action slots -------------------------------------------------------------
@@ -246,7 +254,12 @@ export default {
       g.append(text(x + 60, y + 14, `Slot ${i + 1}`, { "font-weight": 700, "font-size": 12 }));
       const planned = (slotsOf?.plan || []).filter(([, sl]) => sl === i + 1).map(([c]) => c);
       const shown = slot?.cards || planned;
-      shown.slice(0, 4).forEach((id, k) => g.append(lumCard(x + 8 + k * 24, y + 24, 56, 80, id, view.cards?.[id], true)));
+      shown.slice(0, 4).forEach((id, k) => {
+        const cg = lumCard(x + 8 + k * 24, y + 24, 56, 80, id, view.cards?.[id], true);
+        const back = matching(live, "PlaceLuminary", { card: id, slot: 0 })[0];
+        if (back) clickable(cg, this.label(back, ctx), (ev) => { ev.stopPropagation(); ctx.send(back); });
+        g.append(cg);
+      });
       if (!shown.length && slot?.count) for (let k = 0; k < slot.count; k++) g.append(cardBack(x + 8 + k * 20, y + 24, 56, 80));
       const cmd = picked ? matching(places, "PlaceLuminary", { card: picked, slot: i + 1 })[0] : null;
       if (cmd) {
