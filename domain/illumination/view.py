@@ -24,34 +24,36 @@ def _sees(state: State, viewer: Viewer, side: int) -> bool:
     return viewer.seat is not None and state.seat_of(side) == viewer.seat
 
 
-def tile_view(state: State, tile: str) -> dict[str, Any]:
-    info = TILES[tile]
-    return {
-        "id": tile,
-        "side": SIDE_KEYS[info.side],
-        "faction": info.faction,
-        "colour": info.colour,
-        "two_coin": info.is_coin,
-        "faceup": tile not in state.facedown,
-        "gold_leaf": list(state.gold_of(tile)),
+_STATIC: dict[str, dict[str, Any]] = {
+    t: {
+        "id": t,
+        "side": SIDE_KEYS[i.side],
+        "faction": i.faction,
+        "colour": i.colour,
+        "two_coin": i.is_coin,
     }
+    for t, i in TILES.items()
+}
+
+
+def tile_view(state: State, tile: str) -> dict[str, Any]:
+    gold = state.gold_of(tile) if state.gold else ()
+    return {**_STATIC[tile], "faceup": tile not in state.facedown, "gold_leaf": list(gold)}
 
 
 def _book_view(state: State, pos: int) -> dict[str, Any]:
     book = state.books[pos]
     layout = CONTENT.layouts[book.layout].cells
-    cells = []
-    for cell in range(25):
-        tile = book.cells[cell]
-        cells.append(
-            {
-                "row": cell // 5,
-                "col": cell % 5,
-                "quill": None if layout[cell] == "T" else layout[cell],
-                "drollery": cell == book.drollery,
-                "tile": None if tile is None else tile_view(state, tile),
-            }
-        )
+    cells = [
+        {
+            "row": cell // 5,
+            "col": cell % 5,
+            "quill": None if layout[cell] == "T" else layout[cell],
+            "drollery": cell == book.drollery,
+            "tile": None if (tile := book.cells[cell]) is None else tile_view(state, tile),
+        }
+        for cell in range(25)
+    ]
     numbers = {SIDE_KEYS[s]: (pos + 1 if s == state.south else 3 - pos) for s in (0, 1)}
     return {
         "pos": pos,
