@@ -43,8 +43,9 @@ def test_random_playouts(mode: str) -> None:
 
 
 def test_events_and_commands_round_trip_through_the_codec() -> None:
-    from domain.illumination.legal import legal_commands
     from illum_support import iter_states
+
+    from domain.illumination.legal import legal_commands
 
     for options in (DUEL, solo(1), solo(2)):
         _, log, _ = random_game(options, 7, check=False)
