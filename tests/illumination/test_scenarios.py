@@ -80,7 +80,7 @@ def test_il01_two_player_setup() -> None:
 # -- IL-02 ------------------------------------------------------------------------------------
 def test_il02_book_numbering_is_per_player() -> None:
     state = scenario()
-    after, events = run(state, 0, cmd.ChooseLine("col", 1))
+    _after, events = run(state, 0, cmd.ChooseLine("col", 1))
     assert events[0].pos == 0
     irr = attrs.evolve(scenario(), turn=IRR)
     _, events = run(irr, 1, cmd.ChooseLine("col", 1))
@@ -225,7 +225,9 @@ def test_il08_three_dragons_beat_two_knights() -> None:
 
 def test_il09_four_dogs_lose_to_five_squirrels_owner_collects_four_coins() -> None:
     dogs = [tid("R-Dog", 0), tid("R-Dog", 1), tid("Y-Dog", 0), tid("S-Dog", 0)]
-    squirrels = [tid("W-Squirrel", 0), tid("W-Squirrel", 1)] + [
+    squirrels = [
+        tid("W-Squirrel", 0),
+        tid("W-Squirrel", 1),
         tid("R-Squirrel", 0),
         tid("S-Squirrel", 0),
         tid("R-Squirrel", 1),
@@ -481,6 +483,6 @@ def test_il26_supply_depleted_gives_a_coin_instead() -> None:
 def test_il27_one_token_per_adjacent_matching_tile() -> None:
     state = put(scenario(), 1, {(1, 0): tid("Y-Squirrel"), (3, 0): tid("Y-Rabbit")})
     state = active(state, (tid("Y-Knight"), 1))
-    after, events = run(state, 0, cmd.PlaceTile(tid("Y-Knight"), 2, 0))
+    after, _events = run(state, 0, cmd.PlaceTile(tid("Y-Knight"), 2, 0))
     assert after.players[REV].tokens == (2, 0, 0, 0) and after.players[REV].coins == 0
     assert not conflicts(after, after.books[1])
