@@ -108,9 +108,7 @@ def _player_view(state: State, viewer: Viewer, side: int) -> dict[str, Any]:
     return out
 
 
-def view(
-    state: State, viewer: Viewer, to_act: list[int], legal_count: int | None = None
-) -> dict[str, Any]:
+def view(state: State, viewer: Viewer, to_act: list[int]) -> dict[str, Any]:
     seat_side = None if viewer.seat is None else state.side_of(viewer.seat)
     pending = state.pending
     result = None
@@ -144,6 +142,7 @@ def view(
             "tile": None if pending.tile is None else tile_view(state, pending.tile),
             "pos": pending.pos,
             "origin": [pending.origin_pos, pending.origin_cell // 5, pending.origin_cell % 5],
+            "spaces": _pending_spaces(state),
         },
         "books": [_book_view(state, pos) for pos in range(len(state.books))],
         "players": [_player_view(state, viewer, s) for s in (0, 1)],
@@ -175,6 +174,20 @@ def view(
         "score_preview": preview,
         "result": result,
     }
+
+
+def _pending_spaces(state: State) -> list[list[int]]:
+    """Where the pending choice may go: open Quills ([row, col]) or rituals."""
+    pending = state.pending
+    assert pending is not None
+    if pending.kind == "exile":
+        origin = (pending.origin_pos, pending.origin_cell)
+        return [
+            [q // 5, q % 5]
+            for q in state.books[pending.pos].open_quills()
+            if (pending.pos, q) != origin
+        ]
+    return []
 
 
 def hidden_values(state: State, viewer: Viewer) -> frozenset[str]:
