@@ -260,7 +260,12 @@ def iter_states(options: dict[str, Any], seed: int, every: int = 1) -> Iterator[
     rng = Rng(seed)
     steps = 0
     while not GAME.is_terminal(state):
-        if steps % every == 0:
+        rare = (
+            state.pending is not None
+            or state.discarding > 0
+            or any(state.books[pos].closed for _, pos in state.active)
+        )
+        if steps % every == 0 or rare:
             yield state
         seat = min(GAME.to_act(state))
         command = bot.choose(GAME, state, seat, rng)

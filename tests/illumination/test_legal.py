@@ -8,7 +8,7 @@ from typing import Any
 import attrs
 from illum_support import iter_states
 
-from domain.errors import DomainError, NotYourTurn
+from domain.errors import DomainError
 from domain.illumination import GAME
 from domain.illumination import commands as cmd
 from domain.illumination.state import State
@@ -98,44 +98,68 @@ def _random_commands(state: State, rnd: random.Random) -> list[Any]:
     return out
 
 
+def _check_state(state: State, rnd: random.Random, accepted_unlisted: list[Any]) -> None:
+    seats = 2 if state.mode == "duel" else 1
+    for seat in range(seats):
+        legal = list(GAME.legal_commands(state, seat))
+        if seat not in GAME.to_act(state):
+            assert legal == []
+            for command in _random_commands(state, rnd)[:3]:
+                try:
+                    GAME.decide(state, seat, command, Context.seeded(1))
+                except DomainError:
+                    continue
+                accepted_unlisted.append(command)
+            continue
+        assert legal, "the seat to act has no legal command"
+        assert len(legal) == len(set(legal)), "duplicate legal commands"
+        subset = legal if len(legal) <= 40 else rnd.sample(legal, 40)
+        for command in subset:
+            GAME.decide(state, seat, command, Context.seeded(2))  # must not raise
+        listed = set(legal)
+        candidates = [_mutate(rnd.choice(legal), rnd) for _ in range(30)]
+        candidates += _random_commands(state, rnd)
+        for command in candidates:
+            if command in listed:
+                continue
+            try:
+                GAME.decide(state, seat, command, Context.seeded(3))
+            except DomainError:
+                continue
+            accepted_unlisted.append((state.turn_no, command))
+
+
+def _discarding(state: State) -> State | None:
+    """The state after EndTurn with too many items, if EndTurn is legal here."""
+    seat = min(GAME.to_act(state), default=None)
+    if seat is None or cmd.EndTurn() not in GAME.legal_commands(state, seat):
+        return None
+    side = state.side_of(seat)
+    players = list(state.players)
+    players[side] = attrs.evolve(players[side], coins=4, tokens=(2, 0, 3, 1))
+    supply = tuple(12 - t for t in (2, 0, 3, 1))
+    state = attrs.evolve(state, players=(players[0], players[1]), supply=supply)
+    events = GAME.decide(state, seat, cmd.EndTurn(), Context.seeded(4))
+    for e in events:
+        state = GAME.evolve(state, e)
+    assert state.discarding == 3
+    return state
+
+
 def test_listed_commands_are_accepted_and_unlisted_rejected() -> None:
     rnd = random.Random(5)
-    checked_states = 0
+    checked = 0
+    discarding = 0
     accepted_unlisted: list[Any] = []
     for n, options in enumerate(OPTIONS):
-        for seed in range(3):
+        for seed in range(5):
             for state in iter_states(options, 100 * n + seed, every=4):
-                checked_states += 1
-                seats = 2 if state.mode == "duel" else 1
-                for seat in range(seats):
-                    legal = list(GAME.legal_commands(state, seat))
-                    if seat not in GAME.to_act(state):
-                        assert legal == []
-                        sample = _random_commands(state, rnd)[:3]
-                        for command in sample:
-                            try:
-                                GAME.decide(state, seat, command, Context.seeded(1))
-                            except NotYourTurn:
-                                continue
-                            except DomainError:
-                                continue
-                            accepted_unlisted.append(command)
-                        continue
-                    assert legal, "the seat to act has no legal command"
-                    assert len(legal) == len(set(legal)), "duplicate legal commands"
-                    subset = legal if len(legal) <= 40 else rnd.sample(legal, 40)
-                    for command in subset:
-                        GAME.decide(state, seat, command, Context.seeded(2))  # must not raise
-                    listed = set(legal)
-                    candidates = [_mutate(rnd.choice(legal), rnd) for _ in range(30)]
-                    candidates += _random_commands(state, rnd)
-                    for command in candidates:
-                        if command in listed:
-                            continue
-                        try:
-                            GAME.decide(state, seat, command, Context.seeded(3))
-                        except DomainError:
-                            continue
-                        accepted_unlisted.append((state.turn_no, command))
-    assert checked_states > 50
+                checked += 1
+                _check_state(state, rnd, accepted_unlisted)
+                if state.line_chosen and rnd.random() < 0.3:
+                    extra = _discarding(state)
+                    if extra is not None:
+                        discarding += 1
+                        _check_state(extra, rnd, accepted_unlisted)
+    assert checked > 200 and discarding > 5
     assert not accepted_unlisted, accepted_unlisted[:5]
