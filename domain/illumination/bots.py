@@ -8,6 +8,7 @@ from ..game import Game
 from ..randomness import Context, Rng
 from ..viewers import Seat
 from . import commands as cmd
+from .content import CONTENT
 from .decide import decide
 from .evolve import apply
 from .scoring import breakdown
@@ -15,14 +16,21 @@ from .state import State
 
 __all__ = ["GreedyBot"]
 
+TILES = CONTENT.tiles
+PASS_PENALTY = 1.5
+
 
 def evaluate(state: State, side: int) -> float:
     """Own score minus the opponent's (without the opponent's secret Crusade)."""
     mine = sum(breakdown(state, side))
     theirs = sum(breakdown(state, 1 - side, with_crusade=not state.players[1 - side].human))
     p = state.players[side]
+    # Tiles waiting on a closed Book's margin are Sheep Pen points lost unless moved.
+    stranded = sum(
+        1 for t, pos in state.active if state.books[pos].closed and TILES[t].side == side
+    )
     # Coins and tokens are worth a little: they buy rituals, moves and cards.
-    return mine - theirs + 0.3 * p.coins + 0.4 * sum(p.tokens) + 0.2 * len(p.hand)
+    return mine - theirs - stranded + 0.3 * p.coins + 0.4 * sum(p.tokens) + 0.2 * len(p.hand)
 
 
 class GreedyBot:
@@ -39,7 +47,7 @@ class GreedyBot:
         claims = [c for c in legal if isinstance(c, cmd.ClaimRitual)]
         if claims:
             return max(claims, key=lambda c: c.size)
-        candidates = [
+        candidates: list[Any] = [
             c
             for c in legal
             if isinstance(
@@ -57,6 +65,15 @@ class GreedyBot:
                 ),
             )
         ]
+        # Rescue tiles assigned to a closed Book when that is worth its coins.
+        candidates += [
+            c
+            for c in legal
+            if isinstance(c, cmd.MoveActiveTile)
+            and state.books[state.active_pos(c.tile) or 0].closed
+        ]
+        if state.phase == "play" and not state.acted and cmd.Pass() in legal:
+            candidates.append(cmd.Pass())
         abbot = _abbot_move(state, side, legal)
         if abbot is not None:
             return abbot
@@ -79,6 +96,8 @@ class GreedyBot:
             value = evaluate(after, side)
             if isinstance(command, cmd.DiscardItem):
                 value = -_held(state, side, command.item)
+            elif isinstance(command, cmd.Pass):
+                value -= PASS_PENALTY  # pass only when every line would lose points
             if value > best_value + 1e-9:
                 best, best_value = [command], value
             elif abs(value - best_value) <= 1e-9:
@@ -90,15 +109,11 @@ def _held(state: State, side: int, item: str) -> int:
     p = state.players[side]
     if item == "coin":
         return -p.coins  # keep coins: discard the most plentiful token first
-    from .content import CONTENT
-
     return p.tokens[CONTENT.rituals.index(item)]
 
 
 def _abbot_move(state: State, side: int, legal: list[Any]) -> Any:
     """Move the Abbot (with coins) to a station where a ritual set can be claimed now."""
-    from .content import CONTENT
-
     p = state.players[side]
     for command in legal:
         if not isinstance(command, cmd.MoveAbbot) or command.payment[0] != sum(command.payment):
