@@ -232,10 +232,18 @@ def _build(lr: Mapping[str, Any], cr: Mapping[str, Any], mr: Mapping[str, Any]) 
     cards = tuple(
         tuple(f"{key[0]}-{t}-{i + 1}" for t in card_types for i in range(copies)) for key in SIDES
     )
-    crusades = (
-        tuple(f"CR-REV-{f.upper()}" for f in factions[1]),
-        tuple(f"CR-IRR-{f.upper()}" for f in factions[0]),
-    )
+    crusade_raw = cr["crusades"]
+    crusade_lists: list[tuple[str, ...]] = []
+    for side, key in enumerate(SIDES):
+        named = tuple(str(f) for f in crusade_raw[key])
+        _require(len(named) >= 1, f"{key} needs Crusade cards")
+        # D-09: a Crusade names an opponent faction (you never defeat your own tiles).
+        _require(
+            all(f in factions[1 - side] for f in named),
+            f"{key} Crusade cards must name opponent factions",
+        )
+        crusade_lists.append(tuple(f"CR-{key}-{f.upper()}" for f in named))
+    crusades = (crusade_lists[0], crusade_lists[1])
     order = tuple(str(x) for x in mr["track_order"])
     _require(sorted(order) == sorted(rituals), "Mystic Monk tracks name the four rituals")
     die_lines = tuple((str(k), int(i)) for k, i in mr["die_lines"])

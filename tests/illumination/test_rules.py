@@ -260,6 +260,10 @@ def test_content_files_are_validated() -> None:
     bad_c["pairs"][0] = ["AD", "Angel", "Knight"]
     with pytest.raises(ContentError):
         validate_content(layouts, bad_c, monk)
+    bad_c = copy.deepcopy(components)
+    bad_c["crusades"]["REV"] = ["Angel"]  # an own faction could never score
+    with pytest.raises(ContentError, match="Crusade"):
+        validate_content(layouts, bad_c, monk)
     bad_m = copy.deepcopy(monk)
     del bad_m["track_length"]
     with pytest.raises(ContentError):
