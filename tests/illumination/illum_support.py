@@ -13,6 +13,7 @@ import orjson
 from domain.bots import RandomBot
 from domain.game import fold
 from domain.illumination import GAME
+from domain.illumination.board import bounded, conflicts, strength
 from domain.illumination.content import CONTENT
 from domain.illumination.state import Book, State
 from domain.illumination.turn import Turn
@@ -193,6 +194,22 @@ def check_conservation(state: State) -> None:
 ID_PATTERN = re.compile(r"CR-[A-Z]+-[A-Z]+|[RI]-[A-Z]+-[0-9]+|[RI][0-9][0-9]")
 
 
+def check_board(state: State, closed: dict[int, Any]) -> None:
+    """Reference §2.6: no decided Bounded Battle is left standing after a command; a closed
+    Book never changes again; archways are full at the start of a turn while stacks remain."""
+    for pos, book in enumerate(state.books):
+        for conflict in conflicts(state, book):
+            if bounded(book, conflict):
+                rev = strength(state, book, conflict, 0)
+                assert rev == strength(state, book, conflict, 1), "unresolved Bounded Battle"
+        snapshot = (book.cells, frozenset(t for t in book.cells if t in state.facedown))
+        if book.closed:
+            assert closed.setdefault(pos, snapshot) == snapshot, "a closed Book changed"
+    player = state.players[state.turn]
+    if state.phase == "play" and not state.acted and player.stacks and player.human:
+        assert all(a is not None for a in player.archways), "archways not refilled"
+
+
 def viewers(state: State) -> list[Viewer]:
     seats = 2 if state.mode == "duel" else 1
     return [Viewer(seat=s) for s in range(seats)] + [SPECTATOR]
@@ -234,6 +251,7 @@ def random_game(
     bot = RandomBot()
     rng = Rng(seed)
     steps = 0
+    closed: dict[int, Any] = {}
     while not GAME.is_terminal(state):
         to_act = GAME.to_act(state)
         assert to_act, "deadlock: nobody to act"
@@ -245,6 +263,7 @@ def random_game(
             if check:
                 check_conservation(state)
         if check:
+            check_board(state, closed)
             views = leak_views > 0 and (steps % leak_views == 0 or GAME.is_terminal(state))
             check_no_leak(state, events, views=views)
         log.extend(events)
