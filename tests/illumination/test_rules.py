@@ -10,6 +10,7 @@ from importlib import resources
 import attrs
 import pytest
 from illum_support import (
+    active,
     coin_tile,
     fill,
     monk_turn,
@@ -268,3 +269,75 @@ def test_content_files_are_validated() -> None:
     del bad_m["track_length"]
     with pytest.raises(ContentError):
         validate_content(layouts, components, bad_m)
+
+
+def test_every_rejection_names_the_rule() -> None:
+    knight, dragon, monk = tid("Y-Knight"), tid("R-Dragon"), tid("S-Monk")
+    base = put(scenario(), 1, {(0, 0): dragon, (2, 0): monk})
+    base = with_player(
+        base,
+        REV,
+        hand=("R-MOTUS-1", "R-MUTATIO-1", "R-EXILIUM-1", "R-PORTICUS-1", "R-SCRIPTUM-1"),
+        coins=3,
+    )
+    playing = active(base, (knight, 1))
+    closed_books = list(base.books)
+    closed_books[0] = attrs.evolve(closed_books[0], closed=True)
+    closed = attrs.evolve(active(base, (knight, 0)), books=tuple(closed_books))
+    full = fill(base, 2, keep_open=set())
+    empty_arch = with_player(base, REV, archways=(None,) * 9)
+    cases = [
+        (playing, cmd.PlaceTile(knight, 0, 0), "quill_covered", "that Quill is already covered"),
+        (playing, cmd.PlaceTile(knight, 0, 1), "not_a_quill", "Quills, not on text"),
+        (closed, cmd.PlaceTile(knight, 0, 0), "book_closed", "Book I is closed"),
+        (playing, cmd.PlaceTile(dragon, 0, 3), "not_active", "not one of your active tiles"),
+        (playing, cmd.ChooseLine("row", 1), "line_already_chosen", "already chosen"),
+        (empty_arch, cmd.ChooseLine("row", 1), "empty_line", "empty"),
+        (playing, cmd.MoveActiveTile(knight, 1, (0, 0, 0, 0, 0)), "same_book", "already"),
+        (base, cmd.MoveAbbot(1, (0, 0, 0, 0, 0)), "abbot_already_there", "Abbot"),
+        (
+            with_player(base, REV, deck=(), discard=()),
+            cmd.BuyCard((2, 0, 0, 0, 0)),
+            "deck_empty",
+            "deck",
+        ),
+        (attrs.evolve(base, abbot=0), cmd.ClaimRitual("Candle", 3), "not_enough_tokens", "3"),
+        (base, cmd.PlayMotus(dragon, 1, 0, 3), "not_your_placed_tile", "your faceup tiles"),
+        (base, cmd.PlayMotus(monk, 1, 2, 0), "same_space", "new Quill"),
+        (base, cmd.PlayMutatio((1, 1), (1, 1)), "same_archway", "two different"),
+        (empty_arch, cmd.PlayMutatio((1, 1), (1, 2)), "empty_archway", "empty"),
+        (base, cmd.PlayExilium(monk, 0), "not_opponent_tile", "opponent"),
+        (
+            put(full, 1, {(0, 0): dragon}),
+            cmd.PlayExilium(dragon, 2),
+            "no_open_quill",
+            "no other open Quill",
+        ),
+        (base, cmd.PlayPorticus("col", 2, 2), "same_line", "two different"),
+        (playing, cmd.PlayScriptum(knight, 0, 0), "not_text", "on text"),
+        (
+            put(playing, 1, {(0, 1): tid("W-Angel")}),
+            cmd.PlayScriptum(knight, 0, 1),
+            "text_covered",
+            "already covered",
+        ),
+        (base, cmd.EndTurn(), "no_line_chosen", "row or column"),
+        (base, cmd.DiscardItem("coin"), "no_discard_needed", "nothing to discard"),
+        (base, cmd.ChooseCompletionToken("Bell"), "no_pending_decision", "no choice"),
+    ]
+    for state, command, code, words in cases:
+        with pytest.raises(RuleViolation) as info:
+            GAME.decide(state, 0, command, Context.seeded(0))
+        assert info.value.code == code, (command, info.value)
+        assert words in info.value.message, (command, info.value.message)
+        assert command not in GAME.legal_commands(state, 0)
+    pending = attrs.evolve(base, pending=None, supply=(12, 0, 12, 12))
+    pending, _ = run(
+        fill(active(pending, (knight, 2)), 2, keep_open={(2, 1)}),
+        0,
+        cmd.PlaceTile(knight, 2, 1),
+    )
+    assert pending.pending is not None and pending.pending.kind == "token"
+    rejects(pending, 0, cmd.ChooseCompletionToken("Bell"), "supply_empty")
+    not_started = GAME.initial_state({"mode": "duel"})
+    rejects(not_started, 0, cmd.Pass(), "not_started")
