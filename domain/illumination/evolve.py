@@ -64,7 +64,10 @@ def _difficulty(s: State, e: ev.DifficultyMarkersPlaced) -> State:
 
 
 def _stacks_formed(s: State, e: ev.TileStacksFormed) -> State:
-    return _set_player(s, e.side, stacks=tuple(e.stacks or ()))
+    stacks = tuple(e.stacks or ())
+    stacked = {t for stack in stacks for t in stack}
+    boxed = tuple(t for t in s.players[e.side].boxed if t not in stacked)
+    return _set_player(s, e.side, stacks=stacks, boxed=boxed)
 
 
 def _archways_filled(s: State, e: ev.ArchwaysFilled) -> State:
@@ -75,7 +78,9 @@ def _archways_filled(s: State, e: ev.ArchwaysFilled) -> State:
 
 
 def _deck_shuffled(s: State, e: ev.DeckShuffled) -> State:
-    return _set_player(s, e.side, deck=tuple(e.order or ()))
+    deck = tuple(e.order or ())
+    card_box = tuple(c for c in s.players[e.side].card_box if c not in deck)
+    return _set_player(s, e.side, deck=deck, card_box=card_box)
 
 
 def _discard_reshuffled(s: State, e: ev.DiscardReshuffled) -> State:

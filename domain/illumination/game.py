@@ -84,6 +84,8 @@ class Illumination(GameBase):
                         human=True,
                         coins=CONTENT.starting_coins[side],
                         markers=CONTENT.markers_per_side,
+                        boxed=CONTENT.tile_ids[side],
+                        card_box=CONTENT.cards[side],
                     )
                 )
             else:
@@ -92,6 +94,7 @@ class Illumination(GameBase):
                         side=side,
                         human=False,
                         markers=CONTENT.markers_per_side - CONTENT.monk_track_markers,
+                        boxed=CONTENT.tile_ids[side],
                         card_box=CONTENT.cards[side],
                     )
                 )

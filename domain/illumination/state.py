@@ -39,12 +39,13 @@ class Player:
     deck: tuple[str, ...] = ()
     discard: tuple[str, ...] = ()
     card_box: tuple[str, ...] = ()
-    """Scriptorium cards returned to the box (the Mystic Monk's whole deck)."""
+    """Scriptorium cards in the box: all before the deck is shuffled; the Mystic Monk's always."""
     crusade: str | None = None
     markers: int = 16
     passed: bool = False
     boxed: tuple[str, ...] = ()
-    """Tiles returned to the box: cashed Two-Coin tiles, Mystic Monk discards."""
+    """Tiles in the box: all of them before the stacks are formed, then cashed Two-Coin
+    tiles and Mystic Monk discards."""
     track: tuple[int, ...] = (0, 0, 0, 0)
     """Mystic Monk ritual tracks, in ritual order."""
     pending_gold: tuple[str, ...] = ()

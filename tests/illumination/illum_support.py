@@ -242,12 +242,14 @@ def random_game(
     initial = GAME.initial_state(options)
     state = initial
     log: list[Any] = []
+    if check:
+        check_conservation(state)
     setup = list(GAME.setup(state, Context.seeded(f"setup-{seed}")))
     for e in setup:
         state = GAME.evolve(state, e)
+        if check:
+            check_conservation(state)
     log.extend(setup)
-    if check:
-        check_conservation(state)
     bot = RandomBot()
     rng = Rng(seed)
     steps = 0
