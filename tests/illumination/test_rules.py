@@ -341,3 +341,28 @@ def test_every_rejection_names_the_rule() -> None:
     rejects(pending, 0, cmd.ChooseCompletionToken("Bell"), "supply_empty")
     not_started = GAME.initial_state({"mode": "duel"})
     rejects(not_started, 0, cmd.Pass(), "not_started")
+
+
+def test_secrets_are_counts_during_play_and_revealed_after_the_game() -> None:
+    from domain.viewers import SPECTATOR, Viewer
+
+    state = started(seed="secrets")
+    for viewer in (Viewer(seat=1), SPECTATOR):
+        rev = GAME.view(state, viewer)["players"][REV]
+        assert rev["hand"] is None and rev["crusade"] is None and "stacks" not in rev
+        assert rev["hand_count"] == 1 and rev["stacks_remaining"] == 9
+        hidden = GAME.hidden_values(state, viewer)
+        assert set(state.players[REV].hand) <= hidden
+        assert state.players[REV].crusade in hidden
+    mine = GAME.view(state, Viewer(seat=0))["players"][REV]
+    assert mine["hand"] == list(state.players[REV].hand)
+    assert mine["crusade"] == state.players[REV].crusade
+    shuffled = ev.DeckShuffled(REV, 12, state.players[REV].deck)
+    assert GAME.redact(shuffled, Viewer(seat=0)).order is None
+    state, _ = run(state, 0, cmd.Pass())
+    state, _ = run(state, 1, cmd.Pass())
+    assert GAME.is_terminal(state)
+    assert GAME.hidden_values(state, SPECTATOR) == frozenset()
+    rev = GAME.view(state, SPECTATOR)["players"][REV]
+    assert rev["hand"] == list(state.players[REV].hand) and rev["crusade"] is not None
+    assert GAME.view(state, SPECTATOR)["result"]["winners"]
