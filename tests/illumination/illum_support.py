@@ -194,10 +194,14 @@ def check_conservation(state: State) -> None:
 ID_PATTERN = re.compile(r"CR-[A-Z]+-[A-Z]+|[RI]-[A-Z]+-[0-9]+|[RI][0-9][0-9]")
 
 
-def check_board(state: State, closed: dict[int, Any]) -> None:
+def check_board(state: State, closed: dict[Any, Any]) -> None:
     """Reference §2.6: no decided Bounded Battle is left standing after a command; a closed
     Book never changes again; archways are full at the start of a turn while stacks remain."""
     for pos, book in enumerate(state.books):
+        key = ("seen", pos)
+        if closed.get(key) == (book, state.facedown):
+            continue  # unchanged since the last check
+        closed[key] = (book, state.facedown)
         for conflict in conflicts(state, book):
             if bounded(book, conflict):
                 rev = strength(state, book, conflict, 0)
@@ -253,7 +257,7 @@ def random_game(
     bot = RandomBot()
     rng = Rng(seed)
     steps = 0
-    closed: dict[int, Any] = {}
+    closed: dict[Any, Any] = {}
     while not GAME.is_terminal(state):
         to_act = GAME.to_act(state)
         assert to_act, "deadlock: nobody to act"
