@@ -366,3 +366,22 @@ def test_secrets_are_counts_during_play_and_revealed_after_the_game() -> None:
     rev = GAME.view(state, SPECTATOR)["players"][REV]
     assert rev["hand"] == list(state.players[REV].hand) and rev["crusade"] is not None
     assert GAME.view(state, SPECTATOR)["result"]["winners"]
+
+
+def test_the_monk_rerolls_an_empty_line_and_discards_tiles_with_no_quill() -> None:
+    state = scenario("solo", "reverent", turn=IRR)
+    books = list(state.books)
+    books[1] = attrs.evolve(books[1], closed=True)
+    books[2] = attrs.evolve(books[2], closed=True)
+    state = attrs.evolve(state, books=tuple(books))
+    state = fill(state, 0, keep_open={(4, 4)}, faction="Angel")
+    first, second = tid("S-Dragon"), tid("W-Demon")
+    state = with_player(state, IRR, archways=(first, None, None, second) + (None,) * 5)
+    after, events = monk_turn(state, [2, 1])
+    rolls = [e for e in events if isinstance(e, ev.MonkDieRolled)]
+    assert [(r.value, r.rerolled) for r in rolls] == [(2, False), (1, True)]
+    assert ev.MonkStackFormed(0, (first, second)) in events
+    assert after.books[0].cells[24] == first
+    assert ev.MonkTileDiscarded(second) in events
+    assert second in after.players[IRR].boxed
+    assert types(events)[-1] == "GameEnded"  # every Book is closed at the end of his turn
