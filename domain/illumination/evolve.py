@@ -3,32 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from . import events as ev
 from .content import CONTENT
-from .state import Book, Pending, State
+from .state import Book, Pending, Player, State
 
 __all__ = ["apply"]
 
+_T = TypeVar("_T")
+_FIELDS: dict[type, tuple[str, ...]] = {
+    cls: tuple(f.name for f in attrs.fields(cls)) for cls in (State, Player, Book)
+}
+
+
+def _evolve(obj: _T, **changes: Any) -> _T:
+    """``attrs.evolve`` for the hot path: these classes have no validators or converters,
+    so a field-by-field copy gives the same frozen value several times faster."""
+    new = object.__new__(type(obj))
+    for name in _FIELDS[type(obj)]:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
+
 
 def _set_player(state: State, side: int, **changes: Any) -> State:
-    p = attrs.evolve(state.players[side], **changes)
+    p = _evolve(state.players[side], **changes)
     players = (p, state.players[1]) if side == 0 else (state.players[0], p)
-    return attrs.evolve(state, players=players)
+    return _evolve(state, players=players)
 
 
 def _set_book(state: State, pos: int, book: Book) -> State:
     books = tuple(book if i == pos else b for i, b in enumerate(state.books))
-    return attrs.evolve(state, books=books)
+    return _evolve(state, books=books)
 
 
 def _set_cell(book: Book, cell: int, tile: str | None) -> Book:
     cells = list(book.cells)
     cells[cell] = tile
-    return attrs.evolve(book, cells=tuple(cells))
+    return _evolve(book, cells=tuple(cells))
 
 
 def _pay(state: State, side: int, payment: tuple[int, ...]) -> State:
@@ -36,7 +50,7 @@ def _pay(state: State, side: int, payment: tuple[int, ...]) -> State:
     tokens = tuple(t - x for t, x in zip(p.tokens, payment[1:], strict=True))
     supply = tuple(s + x for s, x in zip(state.supply, payment[1:], strict=True))
     state = _set_player(state, side, coins=p.coins - payment[0], tokens=tokens)
-    return attrs.evolve(state, supply=supply)
+    return _evolve(state, supply=supply)
 
 
 def _marker(state: State, side: int) -> State:
@@ -47,11 +61,11 @@ def _books_arranged(s: State, e: ev.BooksArranged) -> State:
     books = tuple(
         Book(layout=lid, drollery=d) for lid, d in zip(e.layouts, e.drolleries, strict=True)
     )
-    return attrs.evolve(s, books=books)
+    return _evolve(s, books=books)
 
 
 def _abbot_placed(s: State, e: ev.AbbotPlaced) -> State:
-    return attrs.evolve(s, abbot=e.station)
+    return _evolve(s, abbot=e.station)
 
 
 def _difficulty(s: State, e: ev.DifficultyMarkersPlaced) -> State:
@@ -59,7 +73,7 @@ def _difficulty(s: State, e: ev.DifficultyMarkersPlaced) -> State:
         (r + (n if e.side == 0 else 0), i + (n if e.side == 1 else 0))
         for (r, i), n in zip(s.battle, e.counts, strict=True)
     )
-    s = attrs.evolve(s, battle=battle)
+    s = _evolve(s, battle=battle)
     return _set_player(s, e.side, markers=s.players[e.side].markers - sum(e.counts))
 
 
@@ -102,7 +116,7 @@ def _crusade(s: State, e: ev.CrusadeDealt) -> State:
 
 
 def _turn_started(s: State, e: ev.TurnStarted) -> State:
-    return attrs.evolve(
+    return _evolve(
         s,
         phase="play",
         turn=e.side,
@@ -126,7 +140,7 @@ def _line_chosen(s: State, e: ev.LineChosen) -> State:
     coins = tuple(t for t in e.tiles if CONTENT.tiles[t].is_coin)
     active = s.active + tuple((t, e.pos) for t in e.tiles if not CONTENT.tiles[t].is_coin)
     s = _set_player(s, e.side, archways=tuple(arch), boxed=p.boxed + coins)
-    return attrs.evolve(s, active=active, line_chosen=True, acted=True)
+    return _evolve(s, active=active, line_chosen=True, acted=True)
 
 
 def _line_cells(kind: str, index: int) -> tuple[int, int, int]:
@@ -147,7 +161,7 @@ def _token(s: State, e: ev.TokenGained) -> State:
     supply = list(s.supply)
     supply[e.ritual] -= 1
     s = _set_player(s, e.side, tokens=tuple(tokens))
-    return attrs.evolve(s, supply=tuple(supply))
+    return _evolve(s, supply=tuple(supply))
 
 
 def _tile_placed(s: State, e: ev.TilePlaced) -> State:
@@ -161,7 +175,7 @@ def _tile_placed(s: State, e: ev.TilePlaced) -> State:
         changes["pending"] = None
     if e.gold_leaf:
         changes["gold"] = (*s.gold, (e.tile, tuple(e.gold_leaf)))
-    s = attrs.evolve(s, **changes)
+    s = _evolve(s, **changes)
     if e.gold_leaf:
         p = s.players[e.side]
         s = _set_player(
@@ -172,11 +186,11 @@ def _tile_placed(s: State, e: ev.TilePlaced) -> State:
 
 def _tile_lifted(s: State, e: ev.TileLifted) -> State:
     s = _set_book(s, e.pos, _set_cell(s.books[e.pos], e.cell, None))
-    return attrs.evolve(s, lifted=e.tile)
+    return _evolve(s, lifted=e.tile)
 
 
 def _exile_pending(s: State, e: ev.ExilePending) -> State:
-    return attrs.evolve(
+    return _evolve(
         s,
         pending=Pending("exile", e.side, e.tile, e.pos, e.origin_pos, e.origin_cell),
     )
@@ -185,12 +199,12 @@ def _exile_pending(s: State, e: ev.ExilePending) -> State:
 def _active_moved(s: State, e: ev.ActiveTileMoved) -> State:
     s = _pay(s, e.side, e.payment)
     active = tuple((t, e.to_pos if t == e.tile else p) for t, p in s.active)
-    return attrs.evolve(s, active=active, acted=True)
+    return _evolve(s, active=active, acted=True)
 
 
 def _sheep(s: State, e: ev.TileToSheepPen) -> State:
     active = tuple(a for a in s.active if a[0] != e.tile)
-    s = attrs.evolve(s, active=active)
+    s = _evolve(s, active=active)
     p = s.players[e.side]
     return _set_player(s, e.side, sheep_pen=(*p.sheep_pen, e.tile))
 
@@ -199,29 +213,29 @@ def _abbot_moved(s: State, e: ev.AbbotMoved) -> State:
     if any(e.payment):
         s = _pay(s, e.side, e.payment)
     if s.players[e.side].human:
-        s = attrs.evolve(s, acted=True)
-    return attrs.evolve(s, abbot=e.station)
+        s = _evolve(s, acted=True)
+    return _evolve(s, abbot=e.station)
 
 
 def _card_bought(s: State, e: ev.CardBought) -> State:
-    return attrs.evolve(_pay(s, e.side, e.payment), acted=True)
+    return _evolve(_pay(s, e.side, e.payment), acted=True)
 
 
 def _ritual_claimed(s: State, e: ev.RitualClaimed) -> State:
     if e.paid:
         payment = [0, 0, 0, 0, 0]
         payment[1 + e.ritual] = e.size
-        s = attrs.evolve(_pay(s, e.side, tuple(payment)), acted=True)
+        s = _evolve(_pay(s, e.side, tuple(payment)), acted=True)
     spaces = list(s.ritual_spaces)
     spaces[e.ritual * 3 + e.size - 3] = e.side
-    return _marker(attrs.evolve(s, ritual_spaces=tuple(spaces)), e.side)
+    return _marker(_evolve(s, ritual_spaces=tuple(spaces)), e.side)
 
 
 def _rebalanced(s: State, e: ev.MarkersRebalanced) -> State:
     battle = list(s.battle)
     r, i = battle[e.pair]
     battle[e.pair] = (r - 1, i - 1)
-    s = attrs.evolve(s, battle=tuple(battle))
+    s = _evolve(s, battle=tuple(battle))
     s = _set_player(s, 0, markers=s.players[0].markers + 1)
     return _set_player(s, 1, markers=s.players[1].markers + 1)
 
@@ -230,22 +244,22 @@ def _battle(s: State, e: ev.BattleResolved) -> State:
     battle = list(s.battle)
     r, i = battle[e.pair]
     battle[e.pair] = (r + 1, i) if e.winner == 0 else (r, i + 1)
-    s = attrs.evolve(s, battle=tuple(battle), facedown=s.facedown | frozenset(e.flipped))
+    s = _evolve(s, battle=tuple(battle), facedown=s.facedown | frozenset(e.flipped))
     return _marker(s, e.winner)
 
 
 def _tied(s: State, e: ev.BattleTied) -> State:
-    return attrs.evolve(s, ties=s.ties | {(e.pos, e.pair, tuple(e.cells))})
+    return _evolve(s, ties=s.ties | {(e.pos, e.pair, tuple(e.cells))})
 
 
 def _book_closed(s: State, e: ev.BookClosed) -> State:
-    return _set_book(s, e.pos, attrs.evolve(s.books[e.pos], closed=True, completed_by=e.side))
+    return _set_book(s, e.pos, _evolve(s.books[e.pos], closed=True, completed_by=e.side))
 
 
 def _book_marker(s: State, e: ev.BookMarkerPlaced) -> State:
     spaces = list(s.book_spaces)
     spaces[e.pos] = e.side
-    s = _marker(attrs.evolve(s, book_spaces=tuple(spaces)), e.side)
+    s = _marker(_evolve(s, book_spaces=tuple(spaces)), e.side)
     p = s.players[e.side]
     if not p.human:
         s = _set_player(s, e.side, books_completed=(*p.books_completed, e.pos))
@@ -253,12 +267,12 @@ def _book_marker(s: State, e: ev.BookMarkerPlaced) -> State:
 
 
 def _token_pending(s: State, e: ev.TokenChoicePending) -> State:
-    return attrs.evolve(s, pending=Pending("token", e.side))
+    return _evolve(s, pending=Pending("token", e.side))
 
 
 def _token_chosen(s: State, e: ev.TokenChosen) -> State:
     s = _token(s, ev.TokenGained(e.side, e.ritual, "completion"))
-    return attrs.evolve(s, pending=None)
+    return _evolve(s, pending=None)
 
 
 def _card_played(s: State, e: ev.CardPlayed) -> State:
@@ -266,7 +280,7 @@ def _card_played(s: State, e: ev.CardPlayed) -> State:
     hand = list(p.hand)
     hand.remove(e.card)
     s = _set_player(s, e.side, hand=tuple(hand), discard=(*p.discard, e.card))
-    return attrs.evolve(s, acted=True)
+    return _evolve(s, acted=True)
 
 
 def _archways_swapped(s: State, e: ev.ArchwaysSwapped) -> State:
@@ -283,13 +297,13 @@ def _lines_swapped(s: State, e: ev.LinesSwapped) -> State:
 
 
 def _discard_required(s: State, e: ev.DiscardRequired) -> State:
-    return attrs.evolve(s, discarding=e.count)
+    return _evolve(s, discarding=e.count)
 
 
 def _item_discarded(s: State, e: ev.ItemDiscarded) -> State:
     payment = [0, 0, 0, 0, 0]
     payment[e.item + 1] = 1
-    return attrs.evolve(_pay(s, e.side, tuple(payment)), discarding=s.discarding - 1)
+    return _evolve(_pay(s, e.side, tuple(payment)), discarding=s.discarding - 1)
 
 
 def _stack_flipped(s: State, e: ev.StackFlipped) -> State:
@@ -309,9 +323,7 @@ def _game_ended(s: State, e: ev.GameEnded) -> State:
         p = s.players[side]
         if p.pending_gold:
             s = _set_player(s, side, boxed=p.boxed + p.pending_gold, pending_gold=())
-    return attrs.evolve(
-        s, phase="over", final=tuple(e.scores), winners=tuple(e.winners), pending=None
-    )
+    return _evolve(s, phase="over", final=tuple(e.scores), winners=tuple(e.winners), pending=None)
 
 
 def _die(s: State, e: ev.MonkDieRolled) -> State:
@@ -334,19 +346,19 @@ def _monk_stack(s: State, e: ev.MonkStackFormed) -> State:
     side = 1 - s.human_side
     arch = tuple(None if t in e.tiles else t for t in s.players[side].archways)
     s = _set_player(s, side, archways=arch)
-    return attrs.evolve(s, active=s.active + tuple((t, e.pos) for t in e.tiles))
+    return _evolve(s, active=s.active + tuple((t, e.pos) for t in e.tiles))
 
 
 def _gold_pending(s: State, e: ev.GoldLeafPending) -> State:
     side = CONTENT.tiles[e.tile].side
-    s = attrs.evolve(s, active=tuple(a for a in s.active if a[0] != e.tile))
+    s = _evolve(s, active=tuple(a for a in s.active if a[0] != e.tile))
     p = s.players[side]
     return _set_player(s, side, pending_gold=(*p.pending_gold, e.tile))
 
 
 def _monk_discard(s: State, e: ev.MonkTileDiscarded) -> State:
     side = CONTENT.tiles[e.tile].side
-    s = attrs.evolve(s, active=tuple(a for a in s.active if a[0] != e.tile))
+    s = _evolve(s, active=tuple(a for a in s.active if a[0] != e.tile))
     p = s.players[side]
     return _set_player(s, side, boxed=(*p.boxed, e.tile))
 
