@@ -1,0 +1,208 @@
+"""Illumination as a game of the platform contract."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ..errors import InvalidOptions
+from ..game import GameBase, Options, OptionSpec, Result
+from ..randomness import Context
+from ..viewers import Seat, Viewer
+from . import events as ev
+from .commands import COMMAND_TYPES
+from .content import CONTENT
+from .decide import decide as _decide
+from .describe import describe as _describe
+from .evolve import apply
+from .legal import legal_commands as _legal
+from .state import Player, State
+from .turn import Turn
+from .view import hidden_values as _hidden
+from .view import redact as _redact
+from .view import view as _view
+
+__all__ = ["GAME", "Illumination"]
+
+SIDE_OPTION = {"reverent": 0, "irreverent": 1}
+
+
+class Illumination(GameBase):
+    name: ClassVar[str] = "illumination"
+    title: ClassVar[str] = "Illumination"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "mode", "duel", ("duel", "solo"), "Mode", "Two players, or solo vs the Mystic Monk"
+        ),
+        OptionSpec(
+            "side",
+            "reverent",
+            ("reverent", "irreverent"),
+            "Your side (solo)",
+            "The solo player's side; the Reverent side always starts",
+        ),
+        OptionSpec(
+            "difficulty",
+            2,
+            (1, 2, 3, 4, 5, 6, 7, 8),
+            "Difficulty (solo)",
+            "Mystic Monk markers on Battle cards: 1 Postulant … 4 Master, 5-8 harder",
+        ),
+        OptionSpec(
+            "books",
+            "standard",
+            ("standard", "random"),
+            "Book arrangement",
+            "standard: 1A, 2A, 3A; random: random order and sides, recorded",
+        ),
+    )
+    command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
+    event_types: ClassVar[tuple[type, ...]] = ev.EVENT_TYPES
+
+    def check_options(self, options: Options) -> None:
+        if options.get("mode", "duel") not in ("duel", "solo"):
+            raise InvalidOptions("mode must be duel or solo")
+
+    def seat_count(self, options: Options) -> int:
+        return 2 if options.get("mode", "duel") == "duel" else 1
+
+    def seat_labels(self, options: Options) -> tuple[str, ...]:
+        if options.get("mode", "duel") == "duel":
+            return CONTENT.side_names
+        return (CONTENT.side_names[SIDE_OPTION[str(options.get("side", "reverent"))]],)
+
+    def initial_state(self, options: Options) -> State:
+        mode = str(options.get("mode", "duel"))
+        human_side = SIDE_OPTION[str(options.get("side", "reverent"))] if mode == "solo" else 0
+        players = []
+        for side in (0, 1):
+            human = mode == "duel" or side == human_side
+            if human:
+                players.append(
+                    Player(
+                        side=side,
+                        human=True,
+                        coins=CONTENT.starting_coins[side],
+                        markers=CONTENT.markers_per_side,
+                        boxed=CONTENT.tile_ids[side],
+                        card_box=CONTENT.cards[side],
+                    )
+                )
+            else:
+                players.append(
+                    Player(
+                        side=side,
+                        human=False,
+                        markers=CONTENT.markers_per_side - CONTENT.monk_track_markers,
+                        boxed=CONTENT.tile_ids[side],
+                        card_box=CONTENT.cards[side],
+                    )
+                )
+        return State(
+            mode=mode,
+            human_side=human_side,
+            difficulty=int(options.get("difficulty", 2)),
+            books_option=str(options.get("books", "standard")),
+            players=(players[0], players[1]),
+            supply=(CONTENT.ritual_tokens_each,) * 4,
+        )
+
+    def setup(self, state: State, ctx: Context) -> Sequence[Any]:
+        rng = ctx.rng
+        t = Turn(state, rng)
+        if state.books_option == "random":
+            mats = rng.shuffled(range(len(CONTENT.mats)))
+            layouts = tuple(CONTENT.mats[m][rng.randint(0, 1)] for m in mats)
+        else:
+            layouts = CONTENT.default_arrangement
+        t.emit(ev.BooksArranged(layouts, tuple(CONTENT.layouts[lid].drollery for lid in layouts)))
+        blanks = [i for i, s in enumerate(CONTENT.stations) if s is None]
+        t.emit(ev.AbbotPlaced(rng.choice(blanks)))
+        if state.mode == "solo":
+            counts = _difficulty_counts(state.difficulty, rng)
+            t.emit(ev.DifficultyMarkersPlaced(1 - state.human_side, counts))
+        h = CONTENT.stack_height
+        for side in (0, 1):
+            order = rng.shuffled(CONTENT.tile_ids[side])
+            stacks = tuple(tuple(order[i : i + h]) for i in range(0, len(order), h))
+            t.emit(ev.TileStacksFormed(side, len(stacks), stacks))
+            used = rng.sample(range(len(stacks)), 3)
+            arch = tuple(tile for i in used for tile in stacks[i])
+            t.emit(ev.ArchwaysFilled(side, tuple(used), arch))
+            if t.state.players[side].human:
+                deck = rng.shuffled(CONTENT.cards[side])
+                t.emit(ev.DeckShuffled(side, len(deck), tuple(deck)))
+                for _ in range(CONTENT.starting_hand):
+                    t.emit(
+                        ev.CardDrawn(
+                            side, t.state.seat_of(side), "setup", t.state.players[side].deck[0]
+                        )
+                    )
+                t.emit(
+                    ev.CrusadeDealt(side, t.state.seat_of(side), rng.choice(CONTENT.crusades[side]))
+                )
+        t.start_turn(0)  # "The Reverent player always begins the game!"
+        return t.events
+
+    def decide(self, state: State, seat: Seat, command: Any, ctx: Context) -> Sequence[Any]:
+        return _decide(state, seat, command, ctx.rng)
+
+    def evolve(self, state: State, event: Any) -> State:
+        return apply(state, event)
+
+    def is_terminal(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def to_act(self, state: State) -> frozenset[Seat]:
+        if state.phase != "play":
+            return frozenset()
+        side = state.pending.side if state.pending is not None else state.turn
+        seat = state.seat_of(side)
+        return frozenset() if seat is None else frozenset({seat})
+
+    def legal_commands(self, state: State, seat: Seat) -> Sequence[Any]:
+        return _legal(state, seat)
+
+    def view(self, state: State, viewer: Viewer) -> Any:
+        return _view(state, viewer, sorted(self.to_act(state)))
+
+    def redact(self, event: Any, viewer: Viewer) -> Any:
+        return _redact(event, viewer)
+
+    def result(self, state: State) -> Result | None:
+        if state.final is None:
+            return None
+        names = CONTENT.side_names
+        if state.mode == "duel":
+            scores = (state.final[0], state.final[1])
+            winners = tuple(state.winners)
+            if len(winners) == 2:
+                summary = f"shared victory at {scores[0]}"
+            else:
+                w = winners[0]
+                summary = f"{names[w]} wins {scores[w]} to {scores[1 - w]}"
+            return Result(scores, winners, summary)
+        human = state.human_side
+        mine, monk = state.final[human], state.final[1 - human]
+        if human in state.winners:
+            return Result((mine,), (0,), f"{names[human]} beats the Mystic Monk {mine} to {monk}")
+        return Result((mine,), (), f"the Mystic Monk wins {monk} to {mine}")
+
+    def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
+        return _hidden(state, viewer)
+
+    def describe(self, event: Any) -> str:
+        return _describe(event)
+
+
+def _difficulty_counts(difficulty: int, rng: Any) -> tuple[int, ...]:
+    """Which Battle cards get the Mystic Monk's markers (random, recorded; D-37)."""
+    cards = list(range(4))
+    if difficulty <= 4:
+        chosen = set(rng.sample(cards, difficulty))
+        return tuple(1 if i in chosen else 0 for i in cards)
+    extra = set(rng.sample(cards, difficulty - 4))
+    return tuple(2 if i in extra else 1 for i in cards)
+
+
+GAME = Illumination()

@@ -1,0 +1,152 @@
+"""Legal-move generation, kept separate from deciding (python-chess style).
+
+``legal_commands`` lists exactly the commands ``decide`` accepts; a property test holds the
+two together.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from . import commands as cmd
+from .content import CONTENT
+from .evolve import line_cells
+from .state import State
+
+__all__ = ["legal_commands", "payments"]
+
+TILES = CONTENT.tiles
+RITUALS = CONTENT.rituals
+
+
+@lru_cache(maxsize=4096)
+def _payments(coins: int, tokens: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
+    out: list[tuple[int, ...]] = []
+    caps = (coins, *tokens)
+
+    def rec(i: int, left: int, acc: tuple[int, ...]) -> None:
+        if i == 4:
+            if left <= caps[4]:
+                out.append((*acc, left))
+            return
+        for x in range(min(left, caps[i]) + 1):
+            rec(i + 1, left - x, (*acc, x))
+
+    rec(0, cost, ())
+    return tuple(out)
+
+
+def payments(state: State, side: int, cost: int) -> tuple[tuple[int, ...], ...]:
+    """Every way ``side`` can pay ``cost`` (tokens count as coins, never the reverse)."""
+    player = state.players[side]
+    return _payments(player.coins, player.tokens, cost)
+
+
+def legal_commands(state: State, seat: int) -> list[Any]:
+    if state.phase != "play":
+        return []
+    if not 0 <= seat < (2 if state.mode == "duel" else 1):
+        return []
+    side = state.side_of(seat)
+    pending = state.pending
+    if pending is not None:
+        if pending.side != side:
+            return []
+        if pending.kind == "exile":
+            book = state.books[pending.pos]
+            return [
+                cmd.ChooseExiliumSpace(q // 5, q % 5)
+                for q in book.open_quills()
+                if (pending.pos, q) != (pending.origin_pos, pending.origin_cell)
+            ]
+        return [cmd.ChooseCompletionToken(RITUALS[r]) for r in range(4) if state.supply[r] > 0]
+    if side != state.turn:
+        return []
+    player = state.players[side]
+    if state.discarding > 0:
+        out: list[Any] = []
+        if player.coins > 0:
+            out.append(cmd.DiscardItem("coin"))
+        out.extend(cmd.DiscardItem(RITUALS[r]) for r in range(4) if player.tokens[r] > 0)
+        return out
+    out = []
+    if not state.acted:
+        out.append(cmd.Pass())
+    if not state.line_chosen:
+        for kind in ("row", "col"):
+            for index in (1, 2, 3):
+                if any(player.archways[i] is not None for i in line_cells(kind, index)):
+                    out.append(cmd.ChooseLine(kind, index))
+    books = state.books
+    open_quills = [b.open_quills() if not b.closed else [] for b in books]
+    for tile, pos in state.active:
+        if books[pos].closed:
+            out.append(cmd.SendToSheepPen(tile))
+        else:
+            out.extend(cmd.PlaceTile(tile, q // 5, q % 5) for q in open_quills[pos])
+        for to_pos in range(3):
+            if to_pos != pos and not books[to_pos].closed:
+                for pay in payments(state, side, abs(to_pos - pos)):
+                    out.append(cmd.MoveActiveTile(tile, to_pos, pay))
+    stations = len(CONTENT.stations)
+    for station in range(stations):
+        if station != state.abbot:
+            cost = CONTENT.station_distance(state.abbot, station)
+            out.extend(cmd.MoveAbbot(station, pay) for pay in payments(state, side, cost))
+    if player.deck or player.discard:
+        out.extend(cmd.BuyCard(pay) for pay in payments(state, side, CONTENT.card_cost))
+    here = CONTENT.stations[state.abbot]
+    if here is not None:
+        r = RITUALS.index(here)
+        for size in (3, 4, 5):
+            if state.ritual_spaces[r * 3 + size - 3] is None and player.tokens[r] >= size:
+                out.append(cmd.ClaimRitual(here, size))
+    kinds = {card.split("-")[1] for card in player.hand}
+    if "MOTUS" in kinds:
+        for book in books:
+            if book.closed:
+                continue
+            for placed in book.cells:
+                if placed is None or TILES[placed].side != side or placed in state.facedown:
+                    continue
+                for to_pos in range(3):
+                    for q in open_quills[to_pos]:
+                        out.append(cmd.PlayMotus(placed, to_pos, q // 5, q % 5))
+        out.extend(cmd.PlayMotusAbbot(s) for s in range(stations) if s != state.abbot)
+    if "MUTATIO" in kinds:
+        full = [i for i in range(9) if player.archways[i] is not None]
+        for a in full:
+            for b in full:
+                if a != b:
+                    out.append(cmd.PlayMutatio((a // 3 + 1, a % 3 + 1), (b // 3 + 1, b % 3 + 1)))
+    if "EXILIUM" in kinds:
+        for book in books:
+            if book.closed:
+                continue
+            for placed in book.cells:
+                if placed is None or TILES[placed].side == side or placed in state.facedown:
+                    continue
+                out.extend(
+                    cmd.PlayExilium(placed, to_pos) for to_pos in range(3) if open_quills[to_pos]
+                )
+    if "PORTICUS" in kinds:
+        for kind in ("row", "col"):
+            for a in (1, 2, 3):
+                for b in (1, 2, 3):
+                    if a != b:
+                        out.append(cmd.PlayPorticus(kind, a, b))
+    if "SCRIPTUM" in kinds:
+        for tile, pos in state.active:
+            book = books[pos]
+            if book.closed:
+                continue
+            layout = CONTENT.layouts[book.layout].cells
+            for cell in range(25):
+                if layout[cell] == "T" and cell != book.drollery and book.cells[cell] is None:
+                    out.append(cmd.PlayScriptum(tile, cell // 5, cell % 5))
+    if "RITUS" in kinds:
+        out.extend(cmd.PlayRitus(r) for r in RITUALS)
+    if state.line_chosen and all(books[pos].closed for _, pos in state.active):
+        out.append(cmd.EndTurn())
+    return out

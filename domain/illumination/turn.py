@@ -1,0 +1,265 @@
+"""The automatic procedures of a turn: placement pipeline, battles, completion, the end of a
+turn, refills, the Mystic Monk's turn and the end of the game.
+
+A :class:`Turn` collects events and applies each one at once, so every later step sees the
+state the earlier ones produced (exactly what a replay will see).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import events as ev
+from .board import benefits, bounded, conflicts, monk_search, strength
+from .content import CONTENT
+from .evolve import apply, line_cells
+from .scoring import breakdown, winners
+from .state import State
+
+__all__ = ["Turn"]
+
+TILES = CONTENT.tiles
+NO_PAYMENT = (0, 0, 0, 0, 0)
+
+
+class Turn:
+    """Events being decided, with the state they lead to."""
+
+    def __init__(self, state: State, rng: Any) -> None:
+        self.state = state
+        self.rng = rng
+        self.events: list[Any] = []
+        self.in_monk_turn = False
+        self.monk_completed: list[int] = []
+
+    def emit(self, event: Any) -> None:
+        self.events.append(event)
+        self.state = apply(self.state, event)
+
+    # -- gains ----------------------------------------------------------------------------
+    def gain_coins(self, side: int, amount: int, reason: str) -> None:
+        player = self.state.players[side]
+        if not player.human:
+            return  # "The Mystic Monk never gains Coins."
+        # D-11: only 7 coins exist per player; the rest of a gain is lost.
+        amount = min(amount, CONTENT.coins_per_side - player.coins)
+        if amount > 0:
+            self.emit(ev.CoinsGained(side, amount, reason))
+
+    def gain_token(self, side: int, ritual: int, reason: str) -> None:
+        if not self.state.players[side].human:
+            return
+        if self.state.supply[ritual] > 0:
+            self.emit(ev.TokenGained(side, ritual, reason))
+        else:
+            self.gain_coins(side, 1, "supply_empty")  # FAQ: claim a Coin instead
+
+    def draw(self, side: int, reason: str) -> None:
+        player = self.state.players[side]
+        if not player.human:
+            return
+        if not player.deck:
+            if not player.discard:
+                self.emit(ev.ConsolationForfeited(side))  # D-26
+                return
+            order = self.rng.shuffled(player.discard)
+            self.emit(ev.DiscardReshuffled(side, len(order), tuple(order)))
+        self.emit(
+            ev.CardDrawn(side, self.state.seat_of(side), reason, self.state.players[side].deck[0])
+        )
+
+    def consolation(self, placer: int) -> None:
+        """The opponent of whoever placed a Monastery marker draws a card."""
+        if self.state.players[1 - placer].human:
+            self.draw(1 - placer, "consolation")
+
+    def prepare_marker(self, side: int) -> None:
+        """FAQ "run out of Markers" (D-25): take one of each side off a Battle card."""
+        if self.state.players[side].markers > 0:
+            return
+        for pair, (rev, irr) in enumerate(self.state.battle):
+            if rev >= 1 and irr >= 1:
+                self.emit(ev.MarkersRebalanced(pair))
+                return
+
+    # -- placement pipeline (E-PLACE) -------------------------------------------------------
+    def place(self, side: int, tile: str, pos: int, cell: int, how: str) -> None:
+        player = self.state.players[side]
+        coin, tokens = benefits(self.state, pos, cell, tile)
+        gold = player.pending_gold if how == "monk" else ()
+        self.emit(ev.TilePlaced(side, tile, pos, cell, how, gold))
+        if player.human:
+            if coin:
+                self.gain_coins(side, 1, "quill")
+            for ritual in tokens:
+                self.gain_token(side, ritual, "adjacent")
+        self.resolve_battles(pos)
+        self.check_completion(pos, side)
+
+    def resolve_battles(self, pos: int) -> None:
+        book = self.state.books[pos]
+        battles = [c for c in conflicts(self.state, book) if bounded(book, c)]
+        battles.sort(key=lambda c: (c.pair, c.cells[0]))
+        for conflict in battles:
+            book = self.state.books[pos]
+            rev = strength(self.state, book, conflict, 0)
+            irr = strength(self.state, book, conflict, 1)
+            if rev == irr:
+                key = (pos, conflict.pair, conflict.cells)
+                if key not in self.state.ties:
+                    self.emit(ev.BattleTied(pos, conflict.pair, conflict.cells, rev))
+                continue
+            winner = 0 if rev > irr else 1
+            flipped = tuple(
+                t
+                for c in conflict.cells
+                if (t := book.cells[c]) is not None and TILES[t].side != winner
+            )
+            self.prepare_marker(winner)
+            self.emit(
+                ev.BattleResolved(pos, conflict.pair, conflict.cells, (rev, irr), winner, flipped)
+            )
+            self.gain_coins(1 - winner, len(flipped), "battle")
+
+    def check_completion(self, pos: int, side: int) -> None:
+        book = self.state.books[pos]
+        if book.closed or book.has_open_quill():
+            return
+        self.emit(ev.BookClosed(pos, side))
+        if self.in_monk_turn and not self.state.players[side].human:
+            self.monk_completed.append(pos)  # his marker comes at step 5 (D-36)
+            return
+        self.book_marker(pos, side)
+
+    def book_marker(self, pos: int, side: int) -> None:
+        self.prepare_marker(side)
+        self.emit(ev.BookMarkerPlaced(pos, side))
+        if self.state.players[side].human:
+            if any(self.state.supply):
+                self.emit(ev.TokenChoicePending(side))
+            else:
+                self.gain_coins(side, 1, "completion")  # D-27
+        self.consolation(side)
+
+    # -- end of turn (E-ENDTURN) ------------------------------------------------------------
+    def end_turn(self, side: int) -> None:
+        for tile, pos in self.state.active:
+            if self.state.books[pos].closed:
+                self.emit(ev.TileToSheepPen(side, tile, True))
+        excess = self.state.players[side].items - CONTENT.item_limit
+        if excess > 0:
+            self.emit(ev.DiscardRequired(side, excess))
+            return
+        self.finish_turn(side, played=True)
+
+    def finish_turn(self, side: int, *, played: bool) -> None:
+        state = self.state
+        if all(b.closed for b in state.books) or all(p.passed for p in state.players):
+            self.end_game()
+            return
+        if played:
+            self.refill(side)
+        other = 1 - side
+        self.start_turn(side if self.state.players[other].passed else other)
+
+    def start_turn(self, side: int) -> None:
+        self.emit(ev.TurnStarted(side, self.state.turn_no + 1))
+        player = self.state.players[side]
+        if not player.human:
+            self.monk_turn()
+            return
+        if all(a is None for a in player.archways) and not player.stacks:
+            self.emit(ev.Passed(side, True))  # D-13
+            self.finish_turn(side, played=False)
+
+    def refill(self, side: int) -> None:
+        player = self.state.players[side]
+        empty = [i for i, a in enumerate(player.archways) if a is None]
+        if not player.stacks or not empty:
+            return
+        index = self.rng.randint(0, len(player.stacks) - 1)
+        tiles = player.stacks[index]
+        self.emit(ev.StackFlipped(side, index, tiles, tuple(empty[: len(tiles)])))
+
+    def end_game(self) -> None:
+        state = self.state
+        parts = (breakdown(state, 0), breakdown(state, 1))
+        scores = (sum(parts[0]), sum(parts[1]))
+        self.emit(
+            ev.GameEnded(
+                scores,
+                parts,
+                (state.players[0].crusade, state.players[1].crusade),
+                winners(state, scores),
+            )
+        )
+
+    # -- the Mystic Monk (reference §6) -----------------------------------------------------
+    def monk_turn(self) -> None:
+        state = self.state
+        mm = 1 - state.human_side
+        player = state.players[mm]
+        if all(a is None for a in player.archways):
+            if not player.stacks:
+                self.emit(ev.Passed(mm, True))  # D-34
+                self.finish_turn(mm, played=False)
+                return
+            self.refill(mm)
+        rerolled = False
+        while True:
+            value = self.rng.die(6)
+            kind, index = CONTENT.monk_die_lines[value - 1]
+            self.emit(ev.MonkDieRolled(value, kind, index, rerolled))
+            arch = self.state.players[mm].archways
+            tiles = tuple(t for i in line_cells(kind, index) if (t := arch[i]) is not None)
+            if tiles:
+                break
+            rerolled = True  # D-34: an empty line is rolled again
+        self.advance_tracks(mm, tiles)
+        pos = self.state.book_pos(self.state.human_side, index)
+        self.emit(ev.MonkStackFormed(pos, tiles))
+        self.in_monk_turn = True
+        self.monk_completed = []
+        for tile in tiles:
+            if TILES[tile].is_coin:
+                self.emit(ev.GoldLeafPending(tile))
+                continue
+            spot = monk_search(self.state, tile, pos)
+            if spot is None:
+                self.emit(ev.MonkTileDiscarded(tile))
+                continue
+            self.place(mm, tile, spot[0], spot[1], "monk")
+        self.in_monk_turn = False
+        for book_pos in self.monk_completed:
+            self.book_marker(book_pos, mm)
+        self.finish_turn(mm, played=True)
+
+    def advance_tracks(self, mm: int, tiles: tuple[str, ...]) -> None:
+        length = CONTENT.monk_track_length
+        for name in CONTENT.monk_track_order:
+            ritual = CONTENT.rituals.index(name)
+            colour = CONTENT.ritual_colour[ritual]
+            steps = sum(1 for t in tiles if TILES[t].colour == colour)
+            position = self.state.players[mm].track[ritual]
+            while steps > 0:
+                move = min(steps, length - position)
+                position += move
+                steps -= move
+                if position == length:
+                    position = 0
+                    self.emit(ev.MonkTrackAdvanced(ritual, 0, True))
+                    self.monk_ritual(mm, ritual)
+                else:
+                    self.emit(ev.MonkTrackAdvanced(ritual, position, False))
+
+    def monk_ritual(self, mm: int, ritual: int) -> None:
+        station = CONTENT.ritual_station(ritual)
+        if self.state.abbot != station:
+            self.emit(ev.AbbotMoved(station, mm, NO_PAYMENT))
+        for size, points in reversed(CONTENT.ritual_spaces):
+            if self.state.ritual_spaces[ritual * 3 + size - 3] is None:
+                self.prepare_marker(mm)
+                self.emit(ev.RitualClaimed(mm, ritual, size, points, False))
+                self.consolation(mm)
+                return
+        self.emit(ev.MonkRitualNoSet(ritual))  # D-32
