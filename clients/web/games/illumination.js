@@ -182,7 +182,9 @@ export default {
       }
       ring.append(sg);
       if (i === m.abbot) {
-        ring.append(s("g", { transform: `translate(${x} ${y - 4})`, class: "abbot" },
+        // The Abbot stands just outside his station, so its name stays readable.
+        const ox = cx + (R + 30) * Math.cos(a), oy = cy + (R + 30) * Math.sin(a);
+        ring.append(s("g", { transform: `translate(${ox} ${oy - 4})`, class: "abbot" },
           s("title", { text: "The Abbot" }),
           s("path", { d: "M-9 14 L-6 -4 A6 6 0 1 1 6 -4 L9 14z", fill: "#3b2a12", stroke: "#fff", "stroke-width": 1.5 })));
       }
