@@ -49,7 +49,6 @@ from protocol import (
     Hello,
     Ping,
     Pong,
-    ProtocolError,
     Rejected,
     Resync,
     SendCommand,
@@ -208,9 +207,7 @@ class Api:
             body["seat"] = seat
         if level is not None:
             body["level"] = level
-        result: dict[str, Any] = await self._call(
-            "POST", f"/api/games/{game_id}/bots", body=body
-        )
+        result: dict[str, Any] = await self._call("POST", f"/api/games/{game_id}/bots", body=body)
         return result
 
     async def game(self, game_id: str) -> dict[str, Any]:
@@ -312,6 +309,7 @@ class GameClient:
         self._resyncing = False
         self._hold: asyncio.Event | None = None
         self._nonce = 0
+        self._tasks: set[asyncio.Future[Any]] = set()
 
     # -- lifecycle --------------------------------------------------------------------------
     async def __aenter__(self) -> GameClient:
@@ -502,7 +500,9 @@ class GameClient:
             if e.version > (self.events[-1].version if self.events else self.version):
                 self.events.append(e)
 
-    def _set_state(self, view: Any, legal: list[dict[str, Any]], to_act: list[int], status: str) -> None:
+    def _set_state(
+        self, view: Any, legal: list[dict[str, Any]], to_act: list[int], status: str
+    ) -> None:
         self.view, self.legal, self.to_act = view, legal, to_act
         if self.status != "finished":
             self.status = status
@@ -516,7 +516,10 @@ class GameClient:
             try:
                 result = listener(msg)
                 if asyncio.iscoroutine(result):
-                    asyncio.ensure_future(result)
+                    # Keep a reference: a task nobody holds may be collected mid-run.
+                    task = asyncio.ensure_future(result)
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
             except Exception:
                 log.exception("listener failed on %s", type(msg).__name__)
 
