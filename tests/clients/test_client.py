@@ -209,9 +209,13 @@ def test_sync_facade(live_server: Any) -> None:
         for _ in range(4):
             mover = a if a.my_turn else b
             if not mover.my_turn:
-                a.wait_update(timeout=5)
+                # Between a move and the other seat's update neither may be to act yet.
+                b.wait_for(lambda: a.my_turn or b.my_turn, timeout=5)
                 continue
             reply = mover.send(draw_first(mover.legal))
             assert isinstance(reply, Accepted)
-        b.wait_for(lambda: b.version == a.version, timeout=5)
+        # Each client learns the last version from its own socket: wait on both.
+        last = max(a.version, b.version)
+        a.wait_for(lambda: a.version >= last, timeout=5)
+        b.wait_for(lambda: b.version >= last, timeout=5)
         assert a.version == b.version >= 7
