@@ -138,16 +138,19 @@ async def close_games(games: list[PreparedGame]) -> None:
 
 
 async def cloister_round(
-    server: ServerProcess, n_games: int, per_lane: int, duration: float
+    server: ServerProcess, n_games: int, per_lane: int, duration: float, profile: str | None = None
 ) -> tuple[dict[str, float], float]:
     t0 = time.perf_counter()
     games = await create_games(server.url, "high-card", n_games * per_lane)
     await connect_games(server.url, games)
     setup = time.perf_counter() - t0
     lanes = [games[i::n_games] for i in range(n_games)]
+    spy = start_profiler(server, profile, duration)
     cpu0 = server.cpu_seconds()
     stats = await run_cloister(server.url, lanes, duration)
     cpu = server.cpu_seconds() - cpu0
+    if spy is not None:
+        spy.wait()
     await close_games(games)
     # CPU is measured over the whole run (incl. warm-up and tail), so scale it to the window.
     result = summarise(stats, cpu * stats.elapsed / max(stats.elapsed + 0.5, 1e-9))
@@ -285,7 +288,8 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         reps_c: list[dict[str, float]] = []
         reps_f: list[dict[str, float]] = []
         for rep in range(args.reps):
-            c, setup = await cloister_round(cloister, args.games, per_lane, args.duration)
+            profile = args.profile if rep == 0 else None
+            c, setup = await cloister_round(cloister, args.games, per_lane, args.duration, profile)
             inflight = max(1, round(c["inflight"]))
             f = await floor_round(floor, 2 * args.games, inflight, args.duration)
             reps_c.append(c)
@@ -373,6 +377,19 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def start_profiler(
+    server: ServerProcess, path: str | None, seconds: float
+) -> subprocess.Popen[bytes] | None:
+    """py-spy on the Cloister server during the first window (collapsed stacks)."""
+    if not path:
+        return None
+    return subprocess.Popen(
+        ["py-spy", "record", "-p", str(server.proc.pid), "-o", path, "-f", "raw",
+         "-d", str(int(seconds)), "-r", "250", "--nonblocking"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 def say(text: str) -> None:
     print(text, flush=True)
 
@@ -384,6 +401,7 @@ def main() -> None:
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--rebuild-events", type=int, default=20_000)
     p.add_argument("--idle", type=int, default=500, help="idle connections for memory")
+    p.add_argument("--profile", metavar="FILE", help="py-spy the server (collapsed stacks)")
     args = p.parse_args()
     try:
         import uvloop

@@ -160,19 +160,25 @@ async def create_games(
 
         async def one(i: int) -> PreparedGame:
             async with sem:
-                game = (
-                    await http.post(
-                        "/api/games", json={"type": game_type, "options": {"players": 2}}
-                    )
-                ).json()
-                tokens = []
-                for seat in (0, 1):
-                    r = await http.post(
-                        f"/api/games/{game['id']}/seats",
-                        json={"name": f"b{i}s{seat}", "seat": seat},
-                    )
-                    tokens.append(r.json()["token"])
-                return PreparedGame(game["id"], tokens)
+                for attempt in range(5):
+                    try:
+                        return await setup(i)
+                    except (httpx.TransportError, KeyError):
+                        # A keep-alive connection closed under us, or a 5xx under load:
+                        # start over with a fresh game (an abandoned one costs nothing).
+                        await asyncio.sleep(0.1 * (attempt + 1))
+                return await setup(i)
+
+        async def setup(i: int) -> PreparedGame:
+            game = (
+                await http.post("/api/games", json={"type": game_type, "options": {"players": 2}})
+            ).json()
+            tokens = []
+            for seat in (0, 1):
+                body = {"name": f"b{i}s{seat}", "seat": seat}
+                r = await http.post(f"/api/games/{game['id']}/seats", json=body)
+                tokens.append(r.json()["token"])
+            return PreparedGame(game["id"], tokens)
 
         return list(await asyncio.gather(*(one(i) for i in range(n))))
 
@@ -225,8 +231,8 @@ async def play_game(game: PreparedGame, stats: Stats, rng: random.Random, stop: 
                 w.cancel()
             continue
         await asyncio.gather(*(move(s) for s in movers))
-    for s in socks:
-        await s.close()
+    # Sockets are closed after the window (close_games): closing costs the server too, and
+    # with a nine-command demo game it would weigh far more than in a real, long game.
 
 
 async def run_cloister(

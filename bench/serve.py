@@ -44,6 +44,7 @@ def uvicorn_config(app: Any, port: int) -> uvicorn.Config:
         log_level="warning",
         access_log=False,  # a log line per setup request would be measured too
         backlog=4096,
+        timeout_keep_alive=60,  # set-up bursts must not race uvicorn's 5 s idle close
     )
 
 
