@@ -116,9 +116,16 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(q * len(ordered)) - 1))]
 
 
-def summarise(stats: Stats, cpu: float) -> dict[str, float]:
+def client_cpu() -> float:
+    """CPU seconds of this (the harness) process so far."""
+    t = os.times()
+    return t.user + t.system
+
+
+def summarise(stats: Stats, cpu: float, client: float = float("nan")) -> dict[str, float]:
     n = stats.commands
     return {
+        "client_cpu_us": client / n * 1e6 if n else float("nan"),
         "p50_ms": pct(stats.latencies, 0.50) * 1000,
         "p99_ms": pct(stats.latencies, 0.99) * 1000,
         "per_s": n / stats.elapsed if stats.elapsed > 0 else 0.0,
@@ -146,24 +153,25 @@ async def cloister_round(
     setup = time.perf_counter() - t0
     lanes = [games[i::n_games] for i in range(n_games)]
     spy = start_profiler(server, profile, duration)
-    cpu0 = server.cpu_seconds()
+    cpu0, client0 = server.cpu_seconds(), client_cpu()
     stats = await run_cloister(server.url, lanes, duration)
-    cpu = server.cpu_seconds() - cpu0
+    cpu, client = server.cpu_seconds() - cpu0, client_cpu() - client0
     if spy is not None:
         spy.wait()
     await close_games(games)
     # CPU is measured over the whole run (incl. warm-up and tail), so scale it to the window.
-    result = summarise(stats, cpu * stats.elapsed / max(stats.elapsed + 0.5, 1e-9))
-    return result, setup
+    scale = stats.elapsed / max(stats.elapsed + 0.5, 1e-9)
+    return summarise(stats, cpu * scale, client * scale), setup
 
 
 async def floor_round(
     server: ServerProcess, connections: int, inflight: int, duration: float
 ) -> dict[str, float]:
-    cpu0 = server.cpu_seconds()
+    cpu0, client0 = server.cpu_seconds(), client_cpu()
     stats = await run_floor(server.url, connections, inflight, duration)
-    cpu = server.cpu_seconds() - cpu0
-    return summarise(stats, cpu * stats.elapsed / max(stats.elapsed + 0.5, 1e-9))
+    cpu, client = server.cpu_seconds() - cpu0, client_cpu() - client0
+    scale = stats.elapsed / max(stats.elapsed + 0.5, 1e-9)
+    return summarise(stats, cpu * scale, client * scale)
 
 
 async def calibrate(server: ServerProcess, n_games: int) -> tuple[float, float]:
@@ -297,9 +305,11 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             say(
                 f"rep {rep + 1}: cloister {c['per_s']:.0f}/s p50 {c['p50_ms']:.2f} ms "
                 f"p99 {c['p99_ms']:.2f} ms ({c['n']} cmds, in flight {c['inflight']:.1f}, "
-                f"{c['cpu_us']:.0f} µs server CPU/cmd, setup {setup:.1f} s) | floor "
+                f"{c['cpu_us']:.0f} µs server CPU/cmd, {c['client_cpu_us']:.0f} µs harness, "
+                f"setup {setup:.1f} s) | floor "
                 f"{f['per_s']:.0f}/s p50 {f['p50_ms']:.2f} ms p99 {f['p99_ms']:.2f} ms "
-                f"({inflight} senders, {f['cpu_us']:.0f} µs/msg)"
+                f"({inflight} senders, {f['cpu_us']:.0f} µs/msg, "
+                f"{f['client_cpu_us']:.0f} µs harness)"
             )
         rebuild = await rebuild_rate(prefix, args.rebuild_events)
         idle = await idle_memory(prefix, args.idle)
@@ -328,6 +338,16 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         "inflight": round(med(reps_c, "inflight"), 1),
         "cmd_server_cpu_us": round(med(reps_c, "cpu_us"), 1),
         "floor_server_cpu_us": round(med(reps_f, "cpu_us"), 1),
+        # Server CPU per message, floor / Cloister: the efficiency ratio, steadier than the
+        # throughput ratio when the machine is shared (neither server may reach a full core).
+        "server_cpu_ratio": round(
+            statistics.median(
+                f["cpu_us"] / c["cpu_us"] for c, f in zip(reps_c, reps_f, strict=True)
+            ),
+            3,
+        ),
+        "cmd_client_cpu_us": round(med(reps_c, "client_cpu_us"), 1),
+        "floor_client_cpu_us": round(med(reps_f, "client_cpu_us"), 1),
         "rejected": int(sum(r["rejected"] for r in reps_c)),
         "rebuild_events_per_s": round(rebuild["events_per_s"]),
         "rebuild_fold_events_per_s": round(rebuild["fold_events_per_s"]),
@@ -397,7 +417,7 @@ def say(text: str) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
     p.add_argument("--games", type=int, default=32, help="concurrent games (default 32)")
-    p.add_argument("--duration", type=float, default=6.0, help="seconds per window")
+    p.add_argument("--duration", type=float, default=5.0, help="seconds per window")
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--rebuild-events", type=int, default=20_000)
     p.add_argument("--idle", type=int, default=500, help="idle connections for memory")
