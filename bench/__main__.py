@@ -151,10 +151,9 @@ async def cloister_round(
     games = await create_games(server.url, "high-card", n_games * per_lane)
     await connect_games(server.url, games)
     setup = time.perf_counter() - t0
-    lanes = [games[i::n_games] for i in range(n_games)]
     spy = start_profiler(server, profile, duration)
     cpu0, client0 = server.cpu_seconds(), client_cpu()
-    stats = await run_cloister(server.url, lanes, duration)
+    stats = await run_cloister(server.url, games, n_games, duration)
     cpu, client = server.cpu_seconds() - cpu0, client_cpu() - client0
     if spy is not None:
         spy.wait()
@@ -178,7 +177,7 @@ async def calibrate(server: ServerProcess, n_games: int) -> tuple[float, float]:
     """Play one game per lane, untimed: (commands/s, commands per game)."""
     games = await create_games(server.url, "high-card", n_games)
     await connect_games(server.url, games)
-    stats = await run_cloister(server.url, [[g] for g in games], duration=60, warmup=0)
+    stats = await run_cloister(server.url, games, n_games, duration=60, warmup=0)
     await close_games(games)
     per_game = stats.commands / max(1, n_games)
     return stats.commands / max(stats.elapsed, 1e-9), per_game
@@ -288,7 +287,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
         await asyncio.gather(cloister.ready(), floor.ready())
         rate, per_game = await calibrate(cloister, args.games)
         # Enough games per lane for the window at the calibrated rate, with a margin.
-        per_lane = max(2, math.ceil(rate * (args.duration + 0.5) * 1.4 / (args.games * per_game)))
+        per_lane = max(2, math.ceil(rate * (args.duration + 0.5) * 1.5 / (args.games * per_game)))
         say(
             f"calibration: {rate:.0f} commands/s, {per_game:.1f} commands per game; "
             f"{per_lane} games per lane, {args.games} lanes"

@@ -236,29 +236,28 @@ async def play_game(game: PreparedGame, stats: Stats, rng: random.Random, stop: 
 
 
 async def run_cloister(
-    base: str, lanes: list[list[PreparedGame]], duration: float, warmup: float = 0.5
+    base: str, pool: list[PreparedGame], lanes: int, duration: float, warmup: float = 0.5
 ) -> Stats:
-    """Each lane plays its games one after another; N lanes = N concurrent games.
+    """``lanes`` concurrent games: each lane takes the next game from the shared pool when
+    its game ends, so N games are always in play.
 
     The window opens ``warmup`` seconds after the start and lasts ``duration``; it closes
-    early if a lane runs out of games (the pool was sized from a calibration run).
+    early if the pool runs dry (it is sized from a calibration run, with a margin).
     """
     stats = Stats()
     start = time.perf_counter()
     window = [start + warmup, start + warmup + duration]
     stats.in_window = lambda t: window[0] <= t <= window[1]
     rng = random.Random(7)
+    queue = list(reversed(pool))
 
-    async def lane(games: list[PreparedGame]) -> None:
-        for g in games:
-            if time.perf_counter() >= window[1]:
-                break
-            await play_game(g, stats, rng, window[1])
+    async def lane() -> None:
+        while queue and time.perf_counter() < window[1]:
+            await play_game(queue.pop(), stats, rng, window[1])
         # A lane that ran dry shortens the window: past here, fewer games are concurrent.
-        now = time.perf_counter()
-        window[1] = min(window[1], max(now, window[0]))
+        window[1] = min(window[1], max(time.perf_counter(), window[0]))
 
-    await asyncio.gather(*(lane(games) for games in lanes))
+    await asyncio.gather(*(lane() for _ in range(lanes)))
     stats.started, stats.ended = window[0], window[1]
     return stats
 
