@@ -63,7 +63,7 @@ def floor_app(prefix: str) -> Starlette:
                 reply = {
                     "type": "accepted",
                     "command_id": msg.get("command_id"),
-                    "version": version.decode(),
+                    "version": version.decode() if isinstance(version, bytes) else version,
                     "pad": REPLY_PAD,
                 }
                 await ws.send_text(orjson.dumps(reply).decode())
