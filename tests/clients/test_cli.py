@@ -221,3 +221,40 @@ def test_new_with_bots_lists_and_types(live_server: Any, cli: Any) -> None:
 async def _game(url: str, gid: str) -> dict[str, Any]:
     async with Api(url) as api:
         return await api.game(gid)
+
+
+async def test_serve_runs_the_app(tmp_path: Path) -> None:
+    from server.store.redis import RedisStore
+
+    from .conftest import REDIS_URL, free_port
+
+    port = free_port()
+    prefix = f"test-serve-{os.getpid()}-{port}"
+    env = cli_env(f"http://127.0.0.1:{port}", tmp_path)
+    env.update(REDIS_URL=REDIS_URL, CLOISTER_PREFIX=prefix)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "clients.cli", "serve", "--port", str(port), "--log-level",
+        "warning", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        cwd=ROOT, env=env,
+    )  # fmt: skip
+    try:
+        assert proc.stdout is not None
+        banner = await asyncio.wait_for(proc.stdout.readline(), 20)
+        assert f"http://127.0.0.1:{port}/".encode() in banner
+        async with Api(f"http://127.0.0.1:{port}") as api:
+            for _ in range(100):
+                try:
+                    health = await api.health()
+                    break
+                except Exception:
+                    await asyncio.sleep(0.1)
+            assert health["redis"] == "ok"
+            game = await api.create_game("high-card")
+        async with GameClient(f"http://127.0.0.1:{port}", game["id"]) as watcher:
+            assert watcher.status == "open"
+    finally:
+        proc.terminate()
+        await asyncio.wait_for(proc.wait(), 20)
+        store = RedisStore(REDIS_URL, prefix)
+        await store.delete_prefix()
+        await store.close()
