@@ -158,25 +158,15 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 # -- subcommands ----------------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from server import Settings, create_app
+    from server.config import Settings
+    from server.run import serve
 
     settings = Settings.from_env()
     where = settings.redis_url or f"an embedded Redis (data in {settings.data_dir}/)"
     out(f"Cloister on http://{args.host}:{args.port}/  (Redis: {where}; Ctrl-C stops)")
-    uvicorn.run(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
-        # sansio is uvicorn's fastest WebSocket implementation; deflate would cost 1.8× the
-        # CPU and 2.4× the memory per connection for small JSON frames (performance.md).
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-        ws_max_size=1 << 20,
-        lifespan="on",
-        log_level=args.log_level,
-    )
+    # server.run holds the measured uvicorn settings: websockets-sansio, no
+    # permessage-deflate, 1 MiB frames, lifespan on (see the performance notes).
+    serve(settings, args.host, args.port)
     return 0
 
 
@@ -483,40 +473,31 @@ GAME_CREATED = "cloister.GameCreated"
 EXPORT_HEADER = "cloister.Export"
 
 
-def read_export(path: str) -> dict[str, Any]:
-    """An export file → the body of the proposed ``POST /api/games/import``."""
+def read_export(path: str) -> list[dict[str, Any]]:
+    """An export file → the events for ``POST /api/games/import`` (header line dropped)."""
     stream = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
     with stream:
-        events = [orjson.loads(line) for line in stream if line.strip()]
-    header = next((e["data"] for e in events if e.get("type") == EXPORT_HEADER), None)
-    created = next((e["data"] for e in events if e.get("type") == GAME_CREATED), None)
-    source = header or created
-    if source is None:
-        raise CloisterError(f"{path}: not a Cloister export (no header, no GameCreated)")
-    hidden = [e["version"] for e in events if e.get("type") == "Hidden"]
+        try:
+            lines = [orjson.loads(line) for line in stream if line.strip()]
+        except orjson.JSONDecodeError as exc:
+            raise CloisterError(f"{path}: not JSON lines: {exc}") from None
+    events = [e for e in lines if isinstance(e, dict) and e.get("type") != EXPORT_HEADER]
+    if not events or events[0].get("type") != GAME_CREATED:
+        raise CloisterError(f"{path}: not a Cloister export (it must start with GameCreated)")
+    hidden = [e.get("version") for e in events if e.get("type") == "Hidden"]
     if hidden:
         raise CloisterError(
             f"{path}: events {hidden[:5]} are hidden; only a finished game's full log "
             "(exported after the game ended) can be imported"
         )
-    return {
-        "type": source["type"],
-        "options": source.get("options", {}),
-        # Everything after the creation, platform events (seats, start) included: the server
-        # re-appends them in order and folds them, which validates the log.
-        "events": [
-            {"type": e["type"], "data": e["data"]}
-            for e in events
-            if e.get("type") not in (EXPORT_HEADER, GAME_CREATED)
-        ],
-    }
+    return [{"version": e.get("version"), "type": e["type"], "data": e["data"]} for e in events]
 
 
 async def cmd_import(args: argparse.Namespace) -> int:
-    body = read_export(args.file)
+    events = read_export(args.file)
     async with Api(args.server) as api:
         try:
-            game = await api.import_game(body["type"], body["options"], body["events"])
+            game = await api.import_game(events)
         except ApiError as exc:
             if exc.status in (404, 405) and exc.code == "http_error":
                 raise CloisterError(
@@ -549,7 +530,6 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="run a server (REDIS_URL, else an embedded Redis)")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
-    s.add_argument("--log-level", default="info")
 
     sub.add_parser("types", help="list the game types")
     s = sub.add_parser("games", help="list games")

@@ -241,13 +241,16 @@ class Api:
         )
         return result
 
-    async def import_game(
-        self, type_: str, options: dict[str, Any], events: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        """Create a game from a full exported log. Needs the proposed ``POST
-        /api/games/import`` route (see ``docs/cli.md``); a server without it answers 404."""
-        body = {"type": type_, "options": options, "events": events}
-        result: dict[str, Any] = await self._call("POST", "/api/games/import", body=body)
+    async def import_game(self, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """Create a new game from a finished game's full log (``POST /api/games/import``).
+
+        ``events`` is the exported log, ``cloister.GameCreated`` first, each event
+        ``{"version", "type", "data"}``; the server replays it to check it. Returns the new
+        game's summary (its seats have no tokens: an import is for watching and replay).
+        """
+        result: dict[str, Any] = await self._call(
+            "POST", "/api/games/import", body={"events": events}
+        )
         return result
 
 

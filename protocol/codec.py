@@ -45,9 +45,27 @@ def _tag(cls: type) -> str:
     return tag
 
 
+def _strict(conv: cattrs.Converter) -> cattrs.Converter:
+    """Refuse type coercions: cattrs would turn 3 into "3" and "3" into 3; a client that
+    sends the wrong type has a bug we should report, not guess around."""
+
+    def exact(tp: type) -> Any:
+        def hook(value: Any, _: Any) -> Any:
+            # bool is an int subclass: an int field must not take True.
+            if type(value) is not tp and not (tp is float and type(value) is int):
+                raise TypeError(f"expected {tp.__name__}, got {type(value).__name__}")
+            return value
+
+        return hook
+
+    for tp in (str, int, bool, float):
+        conv.register_structure_hook(tp, exact(tp))
+    return conv
+
+
 def _make() -> cattrs.Converter:
     # forbid_extra_keys: an unknown field is a client bug we report, not silently drop.
-    conv = make_converter(forbid_extra_keys=True)
+    conv = _strict(make_converter(forbid_extra_keys=True))
     configure_tagged_union(
         ClientMessage,
         conv,
@@ -134,7 +152,7 @@ class GameCodec(Generic[T]):
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
-        self._conv = make_converter(forbid_extra_keys=True)
+        self._conv = _strict(make_converter(forbid_extra_keys=True))
         self.commands: dict[str, type] = {c.__name__: c for c in game.command_types}
         self.events: dict[str, type] = {e.__name__: e for e in game.event_types}
         for cls in (*game.command_types, *game.event_types):
@@ -179,6 +197,28 @@ class GameCodec(Generic[T]):
     # views
     def encode_view(self, view: Any) -> Any:
         return self._conv.unstructure(view)
+
+    def _default(self, obj: Any) -> Any:
+        # orjson calls this only for what it cannot encode natively (attrs instances, sets):
+        # plain dict/list views pay nothing for the converter.
+        if attrs.has(type(obj)):
+            return self._conv.unstructure(obj)
+        if isinstance(obj, (set, frozenset)):
+            try:
+                return sorted(obj)
+            except TypeError:
+                return list(obj)
+        raise TypeError(f"cannot encode {type(obj).__name__}")
+
+    def message_bytes(self, message: ServerMessage) -> bytes:
+        """Encode a server message whose ``view`` holds the game's raw view object.
+
+        Equivalent to ``encode`` after ``encode_view``, without walking the whole view
+        through cattrs first: this is the fan-out's hot path.
+        """
+        fields = {f.name: getattr(message, f.name) for f in attrs.fields(type(message))}
+        fields["type"] = _tag(type(message))
+        return orjson.dumps(fields, default=self._default)
 
     def to_json(self, value: Any) -> bytes:
         return orjson.dumps(self._conv.unstructure(value))

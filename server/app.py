@@ -137,11 +137,28 @@ async def create_game(request: Request) -> Response:
     type_ = body.get("type")
     if not isinstance(type_, str):
         raise ServiceError("bad_request", "'type' (the game type's name) is required")
-    options = body.get("options") or {}
+    options = body.get("options")
+    options = {} if options is None else options
     seed = body.get("seed")
     if not isinstance(options, dict) or (seed is not None and not isinstance(seed, (str, int))):
         raise ServiceError("bad_request", "'options' must be an object and 'seed' a string")
     rec = await _service(request).create(type_, options, str(seed) if seed is not None else None)
+    return ORJSONResponse(rec.summary(), 201)
+
+
+@_handles_errors
+async def import_game(request: Request) -> Response:
+    raw = await request.body()
+    if len(raw) > 64 << 20:
+        raise ServiceError("too_large", "a log is limited to 64 MiB", 413)
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ServiceError("bad_json", "the body is not valid JSON") from None
+    events = body.get("events") if isinstance(body, dict) else None
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise ServiceError("bad_request", "'events' must be a list of exported events")
+    rec = await _service(request).import_log(events)
     return ORJSONResponse(rec.summary(), 201)
 
 
@@ -331,6 +348,7 @@ def create_app(
         Route("/api/game-types", game_types),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games/import", import_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/seats", join, methods=["POST"]),
         Route("/api/games/{game_id}/bots", add_bot, methods=["POST"]),

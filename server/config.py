@@ -17,8 +17,9 @@ class Settings:
     data_dir: str = ".cloister"
     """Where the embedded Redis keeps its AOF, so games survive a restart."""
     max_message_bytes: int = 16 * 1024
-    rate_per_second: float = 30.0
-    rate_burst: int = 60
+    rate_per_second: float = 200.0
+    """Per connection. Generous for people and bots; stops a runaway loop or a flood."""
+    rate_burst: int = 400
     bot_delay: float = 0.0
     reconcile_seconds: float = 5.0
     hello_timeout: float = 10.0
@@ -31,6 +32,7 @@ class Settings:
             "key_prefix": env.get("CLOISTER_PREFIX", "cloister"),
             "data_dir": env.get("CLOISTER_DATA", ".cloister"),
             "bot_delay": float(env.get("CLOISTER_BOT_DELAY", "0.4")),
+            "rate_per_second": float(env.get("CLOISTER_RATE", "200")),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

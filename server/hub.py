@@ -87,9 +87,10 @@ def _platform_text(rec: GameRecord, e: LogEntry) -> str:
 
 
 def current_view(rec: GameRecord, viewer: Viewer) -> Any:
+    """The raw view object; ``GameCodec.message_bytes`` encodes it."""
     if rec.state is None:
         return None
-    return rec.codec.encode_view(rec.game.view(rec.state, viewer))
+    return rec.game.view(rec.state, viewer)
 
 
 def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
@@ -127,7 +128,7 @@ class Hub:
             events=events,
         )
         conn.version = rec.version
-        conn.push(encode(welcome))
+        conn.push(rec.codec.message_bytes(welcome))
         self.connections.setdefault(rec.id, set()).add(conn)
 
     def detach(self, conn: Connection) -> None:
@@ -148,7 +149,7 @@ class Hub:
             status=rec.status,
         )
         conn.version = rec.version
-        conn.push(encode(update))
+        conn.push(rec.codec.message_bytes(update))
 
     def on_entries(self, rec: GameRecord, entries: list[LogEntry]) -> None:
         conns = self.connections.get(rec.id)
@@ -170,7 +171,7 @@ class Hub:
             skip = conn.version - first + 1
             if data is None or skip > 0:
                 batch = entries[skip:] if skip > 0 else entries
-                data = encode(
+                data = rec.codec.message_bytes(
                     Update(
                         version=rec.version,
                         events=wire_events(rec, batch, viewer),

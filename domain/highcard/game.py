@@ -151,8 +151,17 @@ class HighCard(GameBase):
                 if isinstance(command, Draw):
                     if not state.deck:
                         raise RuleViolation("the deck is empty", code="deck_empty")
-                    return [CardDrawn(seat, state.deck[0])]
-                return [Passed(seat)]
+                    drawn: list[Event] = [CardDrawn(seat, state.deck[0])]
+                    return drawn
+                if state.deck and not state.hands[seat]:
+                    raise RuleViolation(
+                        "with an empty hand you must draw while the deck has cards",
+                        code="must_draw",
+                    )
+                passed: list[Event] = [Passed(seat)]
+                if seat == state.players - 1 and not any(state.hands):
+                    passed.append(GameEnded(state.scores))  # nobody can play a card
+                return passed
             case PlayCard(card=card):
                 if state.phase != "play":
                     raise RuleViolation(
@@ -179,7 +188,9 @@ class HighCard(GameBase):
 
     def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
         if state.phase == "draw" and seat == state.turn:
-            return [Draw(), Pass()] if state.deck else [Pass()]
+            if not state.deck:
+                return [Pass()]
+            return [Draw(), Pass()] if state.hands[seat] else [Draw()]
         if state.phase == "play":
             return [PlayCard(c) for c in state.hands[seat]]
         return []
@@ -227,7 +238,8 @@ class HighCard(GameBase):
     def _next_drawer(self, state: State) -> State:
         if state.turn + 1 < state.players:
             return attrs.evolve(state, turn=state.turn + 1)
-        return attrs.evolve(state, phase="play", choices=SecretChoices.open(range(state.players)))
+        holding = [s for s in range(state.players) if state.hands[s]]
+        return attrs.evolve(state, phase="play", choices=SecretChoices.open(holding))
 
     # -- queries ----------------------------------------------------------------------------
     def is_terminal(self, state: State) -> bool:

@@ -233,9 +233,8 @@ async def test_serve_runs_the_app(tmp_path: Path) -> None:
     env = cli_env(f"http://127.0.0.1:{port}", tmp_path)
     env.update(REDIS_URL=REDIS_URL, CLOISTER_PREFIX=prefix)
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "clients.cli", "serve", "--port", str(port), "--log-level",
-        "warning", stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        cwd=ROOT, env=env,
+        sys.executable, "-m", "clients.cli", "serve", "--port", str(port),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, cwd=ROOT, env=env,
     )  # fmt: skip
     try:
         assert proc.stdout is not None

@@ -1,0 +1,110 @@
+"""The event store contract, written once; every store implementation subclasses it.
+
+(eventsourcing's recorder test cases are the model: one suite, many backends.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+from server.store.base import EventStore, NewEvent
+
+
+def ev(n: int, kind: str = "E") -> NewEvent:
+    return NewEvent(kind, {"n": n, "text": f"event {n}"}, str(uuid.uuid4()))
+
+
+class StoreContract:
+    """Subclasses provide a ``store`` fixture yielding a fresh, empty store."""
+
+    async def test_append_and_read_back(self, store: EventStore) -> None:
+        r = await store.append("g1", 0, "c1", [ev(1), ev(2)])
+        assert (r.status, r.version) == ("ok", 2)
+        r = await store.append("g1", 2, "c2", [ev(3)])
+        assert (r.status, r.version) == ("ok", 3)
+        got = await store.read("g1")
+        assert [e.version for e in got] == [1, 2, 3]
+        assert [e.data["n"] for e in got] == [1, 2, 3]
+        assert [e.command_id for e in got] == ["c1", "c1", "c2"]
+        assert await store.head("g1") == 3
+
+    async def test_read_after_version_is_exact(self, store: EventStore) -> None:
+        await store.append("g1", 0, "c1", [ev(i) for i in range(1, 8)])
+        assert [e.version for e in await store.read("g1", 4)] == [5, 6, 7]
+        assert await store.read("g1", 7) == []
+
+    async def test_stale_expected_version_conflicts_and_writes_nothing(
+        self, store: EventStore
+    ) -> None:
+        await store.append("g1", 0, "c1", [ev(1)])
+        r = await store.append("g1", 0, "c2", [ev(2), ev(3)])
+        assert (r.status, r.version) == ("conflict", 1)
+        r = await store.append("g1", 5, "c3", [ev(2)])
+        assert (r.status, r.version) == ("conflict", 1)
+        assert [e.version for e in await store.read("g1")] == [1]
+
+    async def test_resent_command_id_returns_dup_and_appends_once(self, store: EventStore) -> None:
+        await store.append("g1", 0, "c1", [ev(1), ev(2)])
+        r = await store.append("g1", 2, "c1", [ev(3)])
+        assert (r.status, r.version) == ("dup", 2)
+        r = await store.append("g1", 0, "c1", [ev(1), ev(2)])  # the literal retry
+        assert (r.status, r.version) == ("dup", 2)
+        assert await store.head("g1") == 2
+
+    async def test_games_are_independent(self, store: EventStore) -> None:
+        await store.append("g1", 0, "c1", [ev(1)])
+        await store.append("g2", 0, "c1", [ev(1), ev(2)])
+        assert await store.head("g1") == 1
+        assert await store.head("g2") == 2
+        ids = await store.game_ids()
+        assert set(ids) >= {"g1", "g2"}
+
+    async def test_missing_game_reads_empty(self, store: EventStore) -> None:
+        assert await store.read("nope") == []
+        assert await store.head("nope") == 0
+        assert await store.get_meta("nope", "seed") is None
+
+    async def test_meta_is_written_with_the_append_only(self, store: EventStore) -> None:
+        await store.append("g1", 0, "c1", [ev(1)], {"seed": "s3cret"})
+        assert await store.get_meta("g1", "seed") == "s3cret"
+        r = await store.append("g1", 0, "c2", [ev(1)], {"seed": "other"})
+        assert r.status == "conflict"
+        assert await store.get_meta("g1", "seed") == "s3cret"
+
+    async def test_concurrent_writers_exactly_one_wins_each_version(
+        self, store: EventStore
+    ) -> None:
+        await store.append("g1", 0, "c0", [ev(0)])
+
+        async def writer(name: str) -> list[Any]:
+            results = []
+            for i in range(10):
+                head = await store.head("g1")
+                results.append(await store.append("g1", head, f"{name}-{i}", [ev(i)]))
+            return results
+
+        outcomes = await asyncio.gather(*(writer(f"w{k}") for k in range(5)))
+        oks = sum(r.status == "ok" for rs in outcomes for r in rs)
+        events = await store.read("g1")
+        assert len(events) == 1 + oks
+        assert [e.version for e in events] == list(range(1, len(events) + 1))  # gapless
+        assert len({e.command_id for e in events[1:]}) == oks  # no command twice
+
+    async def test_doorbell_rings_on_append(self, store: EventStore) -> None:
+        bells = store.doorbells()
+        first = asyncio.ensure_future(anext(bells))
+        await asyncio.sleep(0.2)  # let the subscription start
+        await store.append("g9", 0, "c1", [ev(1), ev(2)])
+        game_id, head = await asyncio.wait_for(first, 5)
+        assert (game_id, head) == ("g9", 2)
+        await bells.aclose()  # type: ignore[attr-defined]
+
+    async def test_large_log_reads_completely(self, store: EventStore) -> None:
+        version = 0
+        for i in range(30):
+            r = await store.append("g1", version, f"c{i}", [ev(version + k) for k in range(1, 101)])
+            version = r.version
+        got = await store.read("g1")
+        assert len(got) == 3000 and got[-1].version == 3000

@@ -1,0 +1,113 @@
+"""Two server processes on one Redis: any process serves any game, and killing one loses
+no acknowledged command."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from tests.support import REDIS_URL, Player, free_port, http, new_game
+
+pytestmark = pytest.mark.redis
+
+
+def start_node(prefix: str) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {
+        **os.environ,
+        "REDIS_URL": REDIS_URL,
+        "CLOISTER_PREFIX": prefix,
+        "CLOISTER_BOT_DELAY": "0",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server process did not start")
+
+
+@pytest.fixture
+def nodes(
+    key_prefix: str, redis_store: object
+) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    started = [start_node(key_prefix), start_node(key_prefix)]
+    yield started
+    for proc, _ in started:
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(10)
+
+
+async def test_player_on_a_spectator_on_b_and_a_dies(
+    nodes: list[tuple[subprocess.Popen[bytes], str]],
+) -> None:
+    (proc_a, base_a), (_, base_b) = nodes
+    async with http(base_a) as c:
+        gid, tokens = await new_game(c, "high-card", {"players": 2})
+    p0 = Player(base_a, gid, tokens[0])
+    p1 = Player(base_a, gid, tokens[1])
+    watcher = Player(base_b, gid)
+    await p0.connect()
+    await p1.connect()
+    await watcher.connect()
+
+    # moves made on A reach the spectator on B, via the doorbell and a catch-up
+    acked = []
+    reply = await p0.command({"type": "Draw"})
+    acked.append(reply["version"])
+    reply = await p1.command({"type": "Pass"})
+    acked.append(reply["version"])
+    await watcher.wait_version(acked[-1])
+    assert watcher.view["deck_count"] == p0.view["deck_count"]
+    assert watcher.view["hands"] == [None, None]  # still a spectator's view
+
+    # a player's command sent to B is served there too
+    card = p0.view["hands"][0][0]
+    p0b = Player(base_b, gid, tokens[0])
+    await p0b.connect(since=p0.version)
+    reply = await p0b.command({"type": "PlayCard", "card": card})
+    assert reply["type"] == "accepted"
+    acked.append(reply["version"])
+    await p1.wait_version(reply["version"])
+
+    # kill A without warning; p1 continues on B with the same token, resuming
+    proc_a.send_signal(signal.SIGKILL)
+    proc_a.wait(10)
+    seen = p1.version
+    p1b = Player(base_b, gid, tokens[1])
+    welcome = await p1b.connect(since=seen)
+    assert welcome["version"] >= acked[-1]
+    assert welcome["events"] == []  # nothing was missed
+    legal = welcome["legal"]
+    reply = await p1b.command(legal[0])
+    assert reply["type"] == "accepted"
+    await watcher.wait_version(reply["version"])
+
+    # every acknowledged command is in the log, once, with gapless versions
+    async with http(base_b) as c:
+        log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    versions = [e["version"] for e in log]
+    assert versions == list(range(1, len(log) + 1))
+    assert set(acked) <= set(versions)
+    for p in (p0, p1, p0b, p1b, watcher):
+        with contextlib.suppress(Exception):
+            await p.close()

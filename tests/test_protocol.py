@@ -1,0 +1,130 @@
+"""Wire messages: round trips, stable tags, precise errors, schema."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from domain import InvalidCommand, UnknownCommand
+from domain.highcard import GAME
+from domain.highcard.game import CardDrawn, PlayCard
+from protocol import (
+    CLIENT_MESSAGES,
+    Accepted,
+    Error,
+    GameCodec,
+    GameOverMessage,
+    Hello,
+    Ping,
+    Pong,
+    ProtocolError,
+    Rejected,
+    Resync,
+    SendCommand,
+    Update,
+    Welcome,
+    WireEvent,
+    decode_client,
+    decode_server,
+    encode,
+    json_schema,
+)
+
+SERVER_SAMPLES = [
+    Welcome(
+        1,
+        "g-1",
+        "high-card",
+        None,
+        "running",
+        4,
+        {"a": [1, 2]},
+        [],
+        [0],
+        [WireEvent(4, "Passed", {"seat": 0}, "p")],
+    ),
+    Update(5, [WireEvent(5, "Hidden", {})], {"x": None}, [{"type": "Pass"}], [1]),
+    Accepted("c1", 5, True),
+    Rejected("c1", "not_your_turn", "it is seat 1's turn"),
+    GameOverMessage(9, {"scores": [1, 2], "winners": [1], "summary": ""}),
+    Error("bad_json", "nope", ["$.x"]),
+    Pong(3),
+]
+CLIENT_SAMPLES = [Hello(1, "tok", 7), SendCommand("c9", {"type": "Draw"}), Ping(2), Resync(4)]
+
+
+@pytest.mark.parametrize("message", SERVER_SAMPLES)
+def test_server_messages_round_trip(message: object) -> None:
+    data = encode(message)  # type: ignore[arg-type]
+    assert orjson.loads(data)["type"] == type(message).TYPE  # type: ignore[attr-defined]
+    assert decode_server(data) == message
+
+
+@pytest.mark.parametrize("message", CLIENT_SAMPLES)
+def test_client_messages_round_trip(message: object) -> None:
+    assert decode_client(encode(message)) == message  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("raw", "code"),
+    [
+        (b"{", "bad_json"),
+        (b"\xff\xfe", "bad_json"),
+        (b"42", "bad_message"),
+        (b'{"no": "type"}', "unknown_message"),
+        (b'{"type": "welcome"}', "unknown_message"),  # a server message is not a client one
+        (b'{"type": "command", "command_id": 3, "command": {}}', "bad_message"),
+        (b'{"type": "resync"}', "bad_message"),
+        (b'{"type": "ping", "nonce": 1, "extra": true}', "bad_message"),
+    ],
+)
+def test_malformed_client_messages_get_stable_codes(raw: bytes, code: str) -> None:
+    with pytest.raises(ProtocolError) as err:
+        decode_client(raw)
+    assert err.value.code == code and err.value.message
+
+
+def test_game_codec_commands_and_events() -> None:
+    codec = GameCodec(GAME)
+    assert codec.encode_command(PlayCard("hc-03")) == {"type": "PlayCard", "card": "hc-03"}
+    assert codec.decode_command({"type": "PlayCard", "card": "hc-03"}) == PlayCard("hc-03")
+    with pytest.raises(UnknownCommand, match="no command 'Castle'"):
+        codec.decode_command({"type": "Castle"})
+    with pytest.raises(InvalidCommand, match="malformed PlayCard"):
+        codec.decode_command({"type": "PlayCard", "card": "x", "also": 1})
+    with pytest.raises(InvalidCommand):
+        codec.decode_command({"type": "PlayCard"})
+    with pytest.raises(InvalidCommand):
+        codec.decode_command(["PlayCard"])  # type: ignore[arg-type]
+    event = CardDrawn(1, "hc-07")
+    assert codec.decode_event("CardDrawn", codec.encode_event(event)) == event
+    with pytest.raises(ValueError, match="no event type"):
+        codec.decode_event("Nope", {})
+
+
+def test_schema_covers_every_message() -> None:
+    schema = json_schema()
+    names = {m.__name__ for m in CLIENT_MESSAGES} | {type(m).__name__ for m in SERVER_SAMPLES}
+    assert names <= set(schema["$defs"])
+    hello = schema["$defs"]["Hello"]
+    assert hello["properties"]["type"] == {"const": "hello"}
+    assert hello["additionalProperties"] is False
+    assert "command_id" in schema["$defs"]["SendCommand"]["required"]
+
+
+def test_fast_message_encoding_matches_the_converter() -> None:
+    """The fan-out encodes raw views with orjson's default hook; it must produce exactly
+    what encoding the converted view through cattrs produces."""
+    import attrs
+
+    @attrs.frozen
+    class Pile:
+        cards: tuple[str, ...]
+        hidden: frozenset[int]
+
+    codec = GameCodec(GAME)
+    view = {"piles": [Pile(("a", "b"), frozenset({3, 1}))], "n": 2, "t": (1, 2)}
+    message = Update(3, [WireEvent(3, "Passed", {"seat": 1}, "x")], view, [], [0])
+    converted = Update(3, message.events, codec.encode_view(view), [], [0])
+    assert orjson.loads(codec.message_bytes(message)) == orjson.loads(encode(converted))
+    assert decode_server(codec.message_bytes(message)).view["piles"][0]["hidden"] == [1, 3]

