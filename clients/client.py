@@ -77,6 +77,9 @@ T = TypeVar("T")
 Reply = Accepted | Rejected
 Listener = Callable[[ServerMessage], Any]
 
+REFUSALS = {4400: "bad_hello", 4403: "bad_token", 4404: "game_not_found", 4408: "hello_timeout"}
+"""Close codes the server uses to refuse a connection (``docs/protocol.md``)."""
+
 MAX_WS_BYTES = 1 << 20
 """Largest frame the client accepts. Views of the board games stay well under this."""
 
@@ -426,10 +429,13 @@ class GameClient:
             ping_interval=20,
         ) as ws:
             self._ws = ws
+            first = True
             try:
                 since = self.version if self.connects else self._since
-                await ws.send(encode(Hello(token=self.token, since=since)).decode())
-                first = True
+                # The server may refuse before reading hello (no such game) and close at once;
+                # its error is still buffered, so read on instead of failing on this send.
+                with contextlib.suppress(ConnectionClosed):
+                    await ws.send(encode(Hello(token=self.token, since=since)).decode())
                 async for raw in ws:
                     message = decode_server(raw)
                     if first:
@@ -441,6 +447,12 @@ class GameClient:
                         await self._on_welcome(ws, message)
                         continue
                     await self._on_message(ws, message)
+            except ConnectionClosed as exc:
+                # Closed before any welcome with a refusal code: not worth a reconnect.
+                rcvd = exc.rcvd
+                if first and rcvd is not None and rcvd.code in REFUSALS:
+                    raise ServerRefused(REFUSALS[rcvd.code], rcvd.reason) from None
+                raise
             finally:
                 self._ws = None
         if not self._closed:

@@ -108,7 +108,7 @@ async def test_new_join_play_with_piped_stdin(live_server: Any, tmp_path: Path, 
 
 async def test_play_survives_end_of_input(live_server: Any, tmp_path: Path) -> None:
     gid, t0, _ = await new_game(live_server.url, "eof")
-    code, out, err = await run_cli(["play", gid, "--token", t0], live_server.url, tmp_path, "")
+    code, out, err = await run_cli(["play", gid, f"--token={t0}"], live_server.url, tmp_path, "")
     assert code == 0, err
     assert "End of input" in out
 
