@@ -33,16 +33,22 @@ REPLY_PAD = "x" * 950  # with the other fields, a reply of about 1 KB
 
 
 def uvicorn_config(app: Any, port: int) -> uvicorn.Config:
+    """uvicorn with the WebSocket settings of ``cloister serve`` (taken from
+    ``server.run``, so the two cannot drift apart), quieter and with room for set-up bursts."""
+    from server import Settings
+    from server.run import uvicorn_config as serve_config
+
+    ref = serve_config(Settings(redis_url=REDIS_URL), "127.0.0.1", port)
     return uvicorn.Config(
         app,
         host="127.0.0.1",
         port=port,
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-        ws_max_size=1 << 20,
-        lifespan="on",
+        ws=ref.ws,
+        ws_per_message_deflate=ref.ws_per_message_deflate,
+        ws_max_size=ref.ws_max_size,
+        lifespan=ref.lifespan,
         log_level="warning",
-        access_log=False,  # a log line per setup request would be measured too
+        access_log=False,  # a log line per set-up request would be measured too
         backlog=4096,
         timeout_keep_alive=60,  # set-up bursts must not race uvicorn's 5 s idle close
     )

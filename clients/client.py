@@ -464,9 +464,12 @@ class GameClient:
         self.connects += 1
         self.seat, self.game_type = msg.seat, msg.game_type
         if resumed and msg.events and msg.events[0].version > self.version + 1:
+            # Events missing between what we had and what the welcome brings: keep our
+            # version so the resync answer (every event after it) fills the gap.
             await self._ask_resync(ws)
-        self._apply_events(msg.events)
-        self.version = msg.version
+        else:
+            self._apply_events(msg.events)
+            self.version = msg.version
         self._set_state(msg.view, msg.legal, msg.to_act, msg.status)
         self._welcomed.set()
         self._emit(msg)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from clients.client import Api, ApiError, GameClient, ServerRefused, SyncGameClient
-from protocol import Accepted, Rejected, Resync, Update, WireEvent, decode_client
+from protocol import Accepted, Rejected, Resync, Update, Welcome, WireEvent, decode_client
 
 from .helpers import draw_first, new_game, play_until, versions
 
@@ -219,3 +219,14 @@ def test_sync_facade(live_server: Any) -> None:
         a.wait_for(lambda: a.version >= last, timeout=5)
         b.wait_for(lambda: b.version >= last, timeout=5)
         assert a.version == b.version >= 7
+
+
+async def test_welcome_with_a_gap_asks_for_resync() -> None:
+    client = GameClient("http://127.0.0.1:1", "g-x", since=5)
+    ws = _FakeSocket()
+    welcome = Welcome(v=1, game="g-x", game_type="high-card", seat=None, status="running",
+                      version=9, view={}, legal=[], to_act=[],
+                      events=[WireEvent(8, "Passed", {}), WireEvent(9, "Passed", {})])  # fmt: skip
+    await client._on_welcome(ws, welcome)  # type: ignore[arg-type]
+    assert [decode_client(m) for m in ws.sent] == [Resync(since=5)]
+    assert client.version == 5 and client.events == []
