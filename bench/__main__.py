@@ -175,12 +175,14 @@ async def floor_round(
 
 
 async def calibrate(server: ServerProcess, n_games: int) -> tuple[float, float]:
-    """Play one game per lane, untimed: (commands/s, commands per game)."""
-    games = await create_games(server.url, "high-card", n_games)
+    """Play a few games per lane, untimed: (commands/s at this concurrency, commands per
+    game). At least six games, so one lane still gives a usable rate."""
+    count = max(2 * n_games, 6)
+    games = await create_games(server.url, "high-card", count)
     await connect_games(server.url, games)
     stats = await run_cloister(server.url, games, n_games, duration=60, warmup=0)
     await close_games(games)
-    per_game = stats.commands / max(1, n_games)
+    per_game = stats.commands / count
     return stats.commands / max(stats.elapsed, 1e-9), per_game
 
 
