@@ -275,6 +275,8 @@ class Player:
                 out(f"  {i:>2}. {render_command(cmd)}")
         elif c.seat is not None and c.seat in c.to_act:
             out("You are to act but have no legal command.")
+        elif c.status == "open":
+            out("Waiting for the other seats to be taken …")
         else:
             out(f"Waiting for {seat_names(c.to_act)} …")
 
