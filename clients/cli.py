@@ -1,31 +1,625 @@
-"""The ``cloister`` command line (minimal until the full client lands)."""
+"""The ``cloister`` command line: run a server, create and join games, play in a terminal,
+watch, replay, export and import. See ``docs/cli.md``.
+
+Every subcommand talks to a server over the public HTTP and WebSocket API only (``--server``,
+env ``CLOISTER_SERVER``), so it works the same against a local ``cloister serve`` and a
+remote deployment. Seat tokens from ``join`` are kept in ``tokens.json`` under the user's
+config folder, keyed by server and game, so ``play``/``export`` find them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
+import os
 import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+import httpx
+import orjson
+
+from protocol import GameOverMessage, Rejected, Update, Welcome, WireEvent
+
+from .client import Api, ApiError, CloisterError, GameClient
+
+__all__ = ["main"]
+
+DEFAULT_SERVER = "http://127.0.0.1:8000"
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="cloister")
-    sub = parser.add_subparsers(dest="cmd", required=True)
-    serve = sub.add_parser("serve", help="run the server (embedded Redis unless REDIS_URL)")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    sub.add_parser("schema", help="print the JSON Schema of every wire message")
-    args = parser.parse_args(argv)
-    if args.cmd == "serve":
-        from server.config import Settings
-        from server.run import serve as run
+# -- output helpers -------------------------------------------------------------------------
+def out(*parts: Any, file: TextIO | None = None) -> None:
+    """print + flush: the output is often a pipe (tests, ``| tee``) read while we run."""
+    print(*parts, file=file or sys.stdout, flush=True)
 
-        print(f"Cloister on http://{args.host}:{args.port}/", file=sys.stderr)
-        run(Settings.from_env(), args.host, args.port)
-    elif args.cmd == "schema":
-        from protocol import json_schema
 
-        print(json.dumps(json_schema(), indent=2))
+def err(message: str) -> None:
+    out(f"cloister: {message}", file=sys.stderr)
+
+
+def compact(value: Any) -> str:
+    return orjson.dumps(value).decode()
+
+
+def render_command(command: dict[str, Any]) -> str:
+    """``{"type": "PlayCard", "card": "hc-08"}`` → ``PlayCard card=hc-08``."""
+    fields = " ".join(
+        f"{k}={v if isinstance(v, str) else compact(v)}" for k, v in command.items() if k != "type"
+    )
+    return f"{command.get('type', '?')} {fields}".rstrip()
+
+
+def render_view(view: Any, indent: str = "  ") -> str:
+    """A generic rendering of any game's view: one line per top-level field.
+
+    Games differ too much for one board drawing; their views are JSON objects whose field
+    names are readable, so ``name: compact JSON`` is legible for all of them.
+    """
+    if view is None:
+        return f"{indent}(no view: the game has not started)"
+    if not isinstance(view, dict):
+        return indent + compact(view)
+    width = max((len(str(k)) for k in view), default=0)
+    return "\n".join(f"{indent}{str(k).ljust(width)}  {compact(v)}" for k, v in view.items())
+
+
+def render_event(e: WireEvent | dict[str, Any]) -> str:
+    if isinstance(e, dict):
+        version, type_, text = e["version"], e["type"], e.get("text", "")
+    else:
+        version, type_, text = e.version, e.type, e.text
+    return f"  [{version:>4}] {text or type_}"
+
+
+def seat_names(to_act: Sequence[int]) -> str:
+    return ", ".join(f"seat {s}" for s in to_act) or "nobody"
+
+
+# -- token store ----------------------------------------------------------------------------
+def config_dir() -> Path:
+    explicit = os.environ.get("CLOISTER_CONFIG")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "cloister"
+
+
+class TokenStore:
+    """``tokens.json``: ``{"<server>|<game>": {"<seat>": {"token", "name"}}}``.
+
+    Tokens are secrets, so the file is created readable by its owner only.
+    """
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or config_dir() / "tokens.json"
+
+    def _load(self) -> dict[str, dict[str, dict[str, str]]]:
+        try:
+            data = json.loads(self.path.read_text())
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    @staticmethod
+    def _key(server: str, game_id: str) -> str:
+        return f"{server.rstrip('/')}|{game_id}"
+
+    def save(self, server: str, game_id: str, seat: int, token: str, name: str) -> None:
+        data = self._load()
+        data.setdefault(self._key(server, game_id), {})[str(seat)] = {"token": token, "name": name}
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=2)
+        tmp.replace(self.path)
+
+    def find(self, server: str, game_id: str, seat: int | None = None) -> tuple[int, str] | None:
+        seats = self._load().get(self._key(server, game_id), {})
+        for key in sorted(seats, key=int):
+            if seat is None or int(key) == seat:
+                return int(key), seats[key]["token"]
+        return None
+
+
+def resolve_token(args: argparse.Namespace) -> str | None:
+    if getattr(args, "token", None):
+        return str(args.token)
+    found = TokenStore().find(args.server, args.game, getattr(args, "seat", None))
+    return found[1] if found else None
+
+
+# -- option parsing -------------------------------------------------------------------------
+def parse_value(raw: str) -> Any:
+    """``3`` → 3, ``true`` → True, anything else stays a string (options compare types)."""
+    lowered = raw.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    try:
+        return int(raw)
+    except ValueError:
+        return raw
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise CloisterError(f"--option wants key=value, not {pair!r}")
+        options[key.strip()] = parse_value(value.strip())
+    return options
+
+
+# -- subcommands ----------------------------------------------------------------------------
+def cmd_serve(args: argparse.Namespace) -> int:
+    from server.config import Settings
+    from server.run import serve
+
+    settings = Settings.from_env()
+    where = settings.redis_url or f"an embedded Redis (data in {settings.data_dir}/)"
+    out(f"Cloister on http://{args.host}:{args.port}/  (Redis: {where}; Ctrl-C stops)")
+    # server.run holds the measured uvicorn settings: websockets-sansio, no
+    # permessage-deflate, 1 MiB frames, lifespan on (see the performance notes).
+    serve(settings, args.host, args.port)
+    return 0
+
+
+async def cmd_types(args: argparse.Namespace) -> int:
+    async with Api(args.server) as api:
+        for t in await api.game_types():
+            opts = ", ".join(f"{o['name']}={o['default']} {o['choices']}" for o in t["options"])
+            demo = " (demo)" if t.get("demo") else ""
+            out(f"{t['name']:<24} {t['title']}{demo}  options: {opts or '-'}  bots: {t['bots']}")
+    return 0
+
+
+async def cmd_games(args: argparse.Namespace) -> int:
+    async with Api(args.server) as api:
+        for g in await api.games(args.status):
+            seats = " ".join(
+                (s["name"] or "-") + (f"[{s['bot']}]" if s["bot"] else "") for s in g["seats"]
+            )
+            out(f"{g['id']}  {g['type']:<16} {g['status']:<8} v{g['version']:<5} {seats}")
+    return 0
+
+
+async def cmd_new(args: argparse.Namespace) -> int:
+    options = parse_options(args.option or [])
+    async with Api(args.server) as api:
+        game = await api.create_game(args.type, options, args.seed)
+        gid = game["id"]
+        for _ in range(args.bots or 0):
+            await api.add_bot(gid)
+        for spec in args.bot or []:
+            seat, _, level = spec.partition(":")
+            await api.add_bot(gid, int(seat), level or None)
+        if args.join:
+            seat, token = await api.join(gid, args.join)
+            TokenStore().save(args.server, gid, seat, token, args.join)
+            err(f"joined {gid} as seat {seat}; token saved")
+    out(gid)
+    return 0
+
+
+async def cmd_join(args: argparse.Namespace) -> int:
+    async with Api(args.server) as api:
+        seat, token = await api.join(args.game, args.name, args.seat)
+    TokenStore().save(args.server, args.game, seat, token, args.name)
+    out(f"seat {seat}")
+    out(f"token {token}")
+    return 0
+
+
+class LineReader:
+    """stdin lines as an asyncio queue, read by a daemon thread.
+
+    A thread (not ``connect_read_pipe``) because stdin may be a terminal, a pipe or a file,
+    and the blocking read must not stop the updates. ``None`` marks end of input.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+
+        def pump() -> None:
+            while True:
+                try:
+                    line = stream.readline()
+                except (OSError, ValueError):
+                    line = ""
+                with contextlib.suppress(RuntimeError):  # loop closed: we are exiting
+                    loop.call_soon_threadsafe(self.queue.put_nowait, line or None)
+                if not line:
+                    return
+
+        threading.Thread(target=pump, daemon=True, name="cloister-stdin").start()
+
+
+HELP = """\
+  1..N        send the numbered legal command
+  {json}      send a command written as JSON, e.g. {"type": "Draw"}
+  NAME        send the only legal command of that type (e.g. draw)
+  v           show the view again        l  show the whole event log
+  q           leave (the game goes on without you)"""
+
+
+class Player:
+    """The terminal client behind ``cloister play``."""
+
+    def __init__(self, client: GameClient, lines: LineReader) -> None:
+        self.client = client
+        self.lines = lines
+        self.shown_version = -1
+        self.printed_upto = 0
+
+    def print_new_events(self) -> None:
+        for e in self.client.events:
+            if e.version > self.printed_upto:
+                out(render_event(e))
+        if self.client.events:
+            self.printed_upto = max(self.printed_upto, self.client.events[-1].version)
+
+    def show_turn(self) -> None:
+        c = self.client
+        out(f"\n-- version {c.version}, {c.status}; to act: {seat_names(c.to_act)} --")
+        out(render_view(c.view))
+        if c.my_turn:
+            out("Your move:")
+            for i, cmd in enumerate(c.legal, 1):
+                out(f"  {i:>2}. {render_command(cmd)}")
+        elif c.seat is not None and c.seat in c.to_act:
+            out("You are to act but have no legal command.")
+        elif c.status == "open":
+            out("Waiting for the other seats to be taken …")
+        else:
+            out(f"Waiting for {seat_names(c.to_act)} …")
+
+    def choose(self, line: str) -> dict[str, Any] | str:
+        """A command to send, or a message to show instead."""
+        text = line.strip()
+        legal = self.client.legal
+        if text.isdigit():
+            n = int(text)
+            if 1 <= n <= len(legal):
+                return legal[n - 1]
+            return f"choose a number from 1 to {len(legal)}"
+        if text.startswith("{"):
+            try:
+                command = orjson.loads(text)
+            except orjson.JSONDecodeError as exc:
+                return f"not valid JSON: {exc}"
+            if not isinstance(command, dict) or "type" not in command:
+                return 'a command is a JSON object with a "type", e.g. {"type": "Draw"}'
+            return command
+        matches = [c for c in legal if str(c.get("type", "")).lower() == text.lower()]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            return f"{len(matches)} commands are called {text}: choose by number"
+        return f"unknown input {text!r}; type ? for help"
+
+    async def run(self) -> int:
+        c = self.client
+        out(f"Game {c.game_id} ({c.game_type}); you are seat {c.seat}")
+        while True:
+            if c.version != self.shown_version:
+                self.print_new_events()
+                if c.finished:
+                    break
+                self.show_turn()
+                self.shown_version = c.version
+            if not c.my_turn:
+                await c.next_update()
+                continue
+            # Wait for a line, but keep printing updates that arrive meanwhile (another
+            # seat's simultaneous move changes the view and maybe our options).
+            line_task = asyncio.ensure_future(self.lines.queue.get())
+            update_task = asyncio.ensure_future(c.next_update())
+            done, _ = await asyncio.wait(
+                {line_task, update_task}, return_when=asyncio.FIRST_COMPLETED
+            )
+            update_task.cancel()
+            if line_task not in done:
+                line_task.cancel()
+                if c.closed:
+                    raise CloisterError("the connection to the server ended")
+                continue
+            line = line_task.result()
+            if line is None:
+                out("End of input: leaving the game (it goes on without you).")
+                return 0
+            text = line.strip()
+            if not text:
+                self.shown_version = -1
+                continue
+            if text in ("q", "quit", "exit"):
+                out("Leaving the game (it goes on without you).")
+                return 0
+            if text in ("?", "h", "help"):
+                out(HELP)
+                continue
+            if text in ("v", "view"):
+                self.shown_version = -1
+                continue
+            if text in ("l", "log"):
+                for e in c.events:
+                    out(render_event(e))
+                continue
+            choice = self.choose(text)
+            if isinstance(choice, str):
+                out(choice)
+                continue
+            reply = await c.send(choice)
+            if isinstance(reply, Rejected):
+                out(f"Rejected ({reply.code}): {reply.message}")
+        result = c.result or {}
+        out(f"\nGame over. {result.get('summary', '')}  scores: {result.get('scores')}")
+        return 0
+
+
+async def cmd_play(args: argparse.Namespace) -> int:
+    token = resolve_token(args)
+    if token is None:
+        raise CloisterError(
+            f"no token for game {args.game} on {args.server}: run `cloister join` or pass --token"
+        )
+    lines = LineReader(sys.stdin)
+    # since=0: the welcome brings the whole log (as this seat may see it) to show.
+    async with GameClient(args.server, args.game, token, since=0) as client:
+        return await Player(client, lines).run()
+
+
+async def cmd_watch(args: argparse.Namespace) -> int:
+    token = resolve_token(args) if args.token else None
+    since = 0 if args.history else None
+    async with GameClient(args.server, args.game, token, since=since) as client:
+        out(f"Watching {client.game_id} ({client.game_type}) at version {client.version}")
+        for e in client.events:
+            out(render_event(e))
+        out(render_view(client.view))
+        if client.finished:
+            out("The game is over.")
+            return 0
+        out(f"to act: {seat_names(client.to_act)}")
+        async for msg in client.updates():
+            if isinstance(msg, Update | Welcome):
+                for e in msg.events:
+                    out(render_event(e))
+                out(f"-- version {msg.version}; to act: {seat_names(msg.to_act)}")
+                if args.views:
+                    out(render_view(msg.view))
+            elif isinstance(msg, GameOverMessage):
+                result = msg.result
+                out(f"Game over. {result.get('summary', '')}  scores: {result.get('scores')}")
+                return 0
+    return 0
+
+
+async def cmd_replay(args: argparse.Namespace) -> int:
+    token = resolve_token(args)
+    async with Api(args.server) as api:
+        log = await api.events(args.game, token)
+        events: list[dict[str, Any]] = log["events"]
+        last = int(log["version"])
+        out(f"Replay of {args.game}: {last} events, audience {log['audience']}")
+
+        async def show(version: int) -> None:
+            at = await api.view_at(args.game, version, token)
+            out(f"\n== version {version}/{last}; to act: {seat_names(at['to_act'])}")
+            for e in events:
+                if e["version"] == version:
+                    out(render_event(e))
+            out(render_view(at["view"]))
+
+        if args.to is not None:
+            target = max(0, min(args.to, last))
+            for e in events:
+                if e["version"] <= target:
+                    out(render_event(e))
+            await show(target)
+            return 0
+        lines = LineReader(sys.stdin)
+        current = 0
+        await show(current)
+        while True:
+            out("[n]ext [p]rev [f]irst [l]ast, a version number, or [q]uit")
+            line = await lines.queue.get()
+            if line is None:
+                return 0
+            text = line.strip().lower()
+            if text in ("q", "quit"):
+                return 0
+            if text in ("", "n", "next"):
+                current = min(last, current + 1)
+            elif text in ("p", "prev"):
+                current = max(0, current - 1)
+            elif text in ("f", "first"):
+                current = 0
+            elif text in ("l", "last"):
+                current = last
+            elif text.isdigit():
+                current = min(last, int(text))
+            else:
+                out(f"unknown key {text!r}")
+                continue
+            await show(current)
+
+
+async def cmd_export(args: argparse.Namespace) -> int:
+    token = resolve_token(args)
+    async with Api(args.server) as api:
+        log = await api.events(args.game, token)
+        summary = await api.game(args.game)
+    if log["audience"] != "review":
+        err(
+            f"the game is not finished: this export shows what {log['audience']} may see, "
+            "with secrets hidden, and cannot be imported"
+        )
+    # A header line in the same {version, type, data} shape as the events: the game type and
+    # options travel with the log, whichever platform events the server keeps in it.
+    header = {"version": 0, "type": EXPORT_HEADER, "data": summary, "text": "export"}
+    sys.stdout.write(orjson.dumps(header).decode() + "\n")
+    for e in log["events"]:
+        sys.stdout.write(orjson.dumps(e).decode() + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+GAME_CREATED = "cloister.GameCreated"
+EXPORT_HEADER = "cloister.Export"
+
+
+def read_export(path: str) -> list[dict[str, Any]]:
+    """An export file → the events for ``POST /api/games/import`` (header line dropped)."""
+    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
+    with stream:
+        try:
+            lines = [orjson.loads(line) for line in stream if line.strip()]
+        except orjson.JSONDecodeError as exc:
+            raise CloisterError(f"{path}: not JSON lines: {exc}") from None
+    events = [e for e in lines if isinstance(e, dict) and e.get("type") != EXPORT_HEADER]
+    if not events or events[0].get("type") != GAME_CREATED:
+        raise CloisterError(f"{path}: not a Cloister export (it must start with GameCreated)")
+    hidden = [e.get("version") for e in events if e.get("type") == "Hidden"]
+    if hidden:
+        raise CloisterError(
+            f"{path}: events {hidden[:5]} are hidden; only a finished game's full log "
+            "(exported after the game ended) can be imported"
+        )
+    return [{"version": e.get("version"), "type": e["type"], "data": e["data"]} for e in events]
+
+
+async def cmd_import(args: argparse.Namespace) -> int:
+    events = read_export(args.file)
+    async with Api(args.server) as api:
+        try:
+            game = await api.import_game(events)
+        except ApiError as exc:
+            if exc.status in (404, 405) and exc.code == "http_error":
+                raise CloisterError(
+                    "this server has no import route (POST /api/games/import)"
+                ) from None
+            raise
+    out(game["id"])
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from protocol import json_schema
+
+    out(json.dumps(json_schema(), indent=2))
+    return 0
+
+
+# -- argument parsing -----------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="cloister", description="Cloister game server and terminal client."
+    )
+    p.add_argument(
+        "--server",
+        default=os.environ.get("CLOISTER_SERVER", DEFAULT_SERVER),
+        help="server URL (env CLOISTER_SERVER; default %(default)s)",
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("serve", help="run a server (REDIS_URL, else an embedded Redis)")
+    s.add_argument("--host", default="127.0.0.1")
+    s.add_argument("--port", type=int, default=8000)
+
+    sub.add_parser("types", help="list the game types")
+    s = sub.add_parser("games", help="list games")
+    s.add_argument("--status", choices=["open", "running", "finished"])
+
+    s = sub.add_parser("new", help="create a game; prints its id")
+    s.add_argument("type", help="game type, e.g. high-card (see `cloister types`)")
+    s.add_argument("--option", "-o", action="append", metavar="K=V", help="a game option")
+    s.add_argument("--seed", help="random seed (same seed, same deal)")
+    s.add_argument("--bots", type=int, metavar="N", help="fill N seats with bots")
+    s.add_argument(
+        "--bot", action="append", metavar="SEAT[:LEVEL]", help="a bot in this seat (repeatable)"
+    )
+    s.add_argument("--join", metavar="NAME", help="also take a seat under this name")
+
+    s = sub.add_parser("join", help="take a seat; prints seat and token (and saves the token)")
+    s.add_argument("game")
+    s.add_argument("--name", required=True)
+    s.add_argument("--seat", type=int)
+
+    s = sub.add_parser("play", help="play in the terminal")
+    s.add_argument("game")
+    s.add_argument("--token", help="seat token (default: the one saved by `join`)")
+    s.add_argument("--seat", type=int, help="which saved seat, if you joined several")
+
+    s = sub.add_parser("watch", help="spectate: print updates as they come")
+    s.add_argument("game")
+    s.add_argument("--token", help="watch as this seat instead of as a spectator")
+    s.add_argument("--history", action="store_true", help="print the log so far first")
+    s.add_argument("--views", action="store_true", help="print the view after every update")
+
+    s = sub.add_parser("replay", help="step through a game's history")
+    s.add_argument("game")
+    s.add_argument("--token")
+    s.add_argument("--seat", type=int)
+    s.add_argument("--to", type=int, metavar="N", help="print the game at version N and exit")
+
+    s = sub.add_parser("export", help="print the game's log as JSON lines")
+    s.add_argument("game")
+    s.add_argument("--token")
+    s.add_argument("--seat", type=int)
+
+    s = sub.add_parser("import", help="create a game from an exported full log")
+    s.add_argument("file", help="an export file, or - for stdin")
+
+    sub.add_parser("schema", help="print the wire protocol's JSON Schema")
+    return p
+
+
+ASYNC_COMMANDS = {
+    "types": cmd_types,
+    "games": cmd_games,
+    "new": cmd_new,
+    "join": cmd_join,
+    "play": cmd_play,
+    "watch": cmd_watch,
+    "replay": cmd_replay,
+    "export": cmd_export,
+    "import": cmd_import,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    args.server = args.server.rstrip("/")
+    try:
+        if args.command == "serve":
+            return cmd_serve(args)
+        if args.command == "schema":
+            return cmd_schema(args)
+        return asyncio.run(ASYNC_COMMANDS[args.command](args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `cloister export G | head`: the reader left; that is not an error.
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
+    except ApiError as exc:
+        err(f"{exc.code}: {exc.message}")
+        return 1
+    except (httpx.ConnectError, ConnectionRefusedError):
+        err(f"cannot reach {args.server} (is `cloister serve` running?)")
+        return 1
+    except (CloisterError, TimeoutError, OSError) as exc:
+        err(str(exc) or type(exc).__name__)
+        return 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -7,7 +7,7 @@ import itertools
 import random
 
 import attrs
-from illum_support import iter_states
+from tests.illumination.illum_support import iter_states
 
 from domain.errors import DomainError
 from domain.illumination import GAME

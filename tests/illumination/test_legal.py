@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import attrs
-from illum_support import iter_states
+from tests.illumination.illum_support import iter_states
 
 from domain.errors import DomainError
 from domain.illumination import GAME

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import pytest
-from illum_support import CODEC, playouts, random_game
+from tests.illumination.illum_support import CODEC, playouts, random_game
 
 from domain.game import fold
 from domain.illumination import GAME
@@ -43,7 +43,7 @@ def test_random_playouts(mode: str) -> None:
 
 
 def test_events_and_commands_round_trip_through_the_codec() -> None:
-    from illum_support import iter_states
+    from tests.illumination.illum_support import iter_states
 
     from domain.illumination.legal import legal_commands
 

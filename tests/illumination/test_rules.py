@@ -9,7 +9,7 @@ from importlib import resources
 
 import attrs
 import pytest
-from illum_support import (
+from tests.illumination.illum_support import (
     active,
     coin_tile,
     fill,

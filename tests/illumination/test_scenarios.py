@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from illum_support import (
+from tests.illumination.illum_support import (
     active,
     coin_tile,
     fill,
