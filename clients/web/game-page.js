@@ -185,11 +185,14 @@ export async function mountGame(main, { id, mode }) {
         h("span", { class: "seat-name" }, seatName(summary, s.seat), st.seat === s.seat ? " — you" : ""),
         st.toAct.includes(s.seat) && st.status === "running" ? h("span", { class: "badge" }, "to act") : null,
       );
-      if (canJoin && !s.taken) {
-        li.append(
-          h("button", { type: "button", class: "small", "aria-label": `Join as ${s.label}`, onclick: () => join(s.seat, nameInput.value) }, "Join"),
-        );
-        if (typeInfo?.bots?.length) {
+      const canBot = summary.status === "open" && mode === "play" && typeInfo?.bots?.length;
+      if (!s.taken && (canJoin || canBot)) {
+        if (canJoin) {
+          li.append(
+            h("button", { type: "button", class: "small", "aria-label": `Join as ${s.label}`, onclick: () => join(s.seat, nameInput.value) }, "Join"),
+          );
+        }
+        if (canBot) {
           li.append(h("button", { type: "button", class: "small secondary", "aria-label": `Put a bot in ${s.label}`, onclick: () => bot(s.seat) }, "Bot"));
         }
       } else if (!s.taken) {

@@ -123,6 +123,8 @@ def test_two_players_and_a_spectator_play_high_card(
         player_link, spectator_link = share
         assert player_link.endswith(f"#/game/{gid}") and spectator_link.endswith(f"#/watch/{gid}")
         assert all(rec_a["token"] not in link for link in share)
+        # While a seat is open, its creator may fill it with a bot (not now: Bea is coming).
+        ann.page.get_by_role("button", name="Put a bot in Player 2").wait_for()
         bea.page.goto(player_link)
         bea.page.fill("#join-name", "Bea")
         bea.page.get_by_role("button", name="Join as Player 2").click()
