@@ -2,7 +2,7 @@
 // running games to watch, finished games to replay.
 import { h, clear, toast, humanize } from "./dom.js";
 import { listGames, createGame, joinSeat, addBot, getGame, seats, prefs } from "./api.js";
-import { gameTypes, seatName } from "./common.js";
+import { gameTypes } from "./common.js";
 
 export async function mountLobby(main) {
   const formBox = h("section", { class: "panel new-game", "aria-labelledby": "new-h" }, h("h2", { id: "new-h" }, "New game"));
@@ -149,7 +149,7 @@ function buildForm(box, types) {
         game = await getGame(game.id);
         for (const s of game.seats.filter((x) => !x.taken)) await addBot(game.id, s.seat, levelSel.value);
       }
-      location.hash = sitIn.checked ? `#/game/${game.id}` : `#/game/${game.id}`;
+      location.hash = `#/game/${game.id}`;
     } catch (err) {
       toast(`Could not create the game: ${err.message}`, "error");
     } finally {
