@@ -209,10 +209,24 @@ export default {
           svg.append(g);
         }
       }
+    } else if (view.event) {
+      // An event card in progress: what it is, who still answers, the dice thrown.
+      const ev = view.event;
+      panel.append(text(panelX + 12, panelY + 18, `Event: ${humanize(ev.kind)}${ev.target ? ` (${ev.target})` : ""}`, { "text-anchor": "start", "font-weight": 700, fill: "#7a1f18" }));
+      if ((ev.waiting_on || []).length) panel.append(text(panelX + 12, panelY + 40, `waiting for ${ev.waiting_on.map(ctx.seatName).join(", ")}`, { "text-anchor": "start", "font-size": 12 }));
+      (ev.dice || []).forEach(([seat, faces], k) => {
+        const y = panelY + 58 + k * 26;
+        panel.append(text(panelX + 12, y + 10, ctx.seatName(seat), { "text-anchor": "start", "font-size": 11 }));
+        (faces || []).forEach((f, i) => {
+          const fill = COLOUR[f] || (f === "BLACK" ? "#222" : "#fff");
+          panel.append(s("rect", { x: panelX + 120 + i * 26, y, width: 22, height: 22, rx: 4, fill, stroke: "#2b2118" }, s("title", { text: f === "WHITE" ? "white: nothing" : f === "BLACK" ? "black: any 1 tile" : `${COLOUR_NAME[f] || f} tile` })));
+        });
+      });
     } else {
       panel.append(text(panelX + 12, panelY + 18, "No section in hand", { "text-anchor": "start", "font-weight": 700, fill: "#4a3218" }));
       const t = view.turn;
       if (t?.card) panel.append(text(panelX + 12, panelY + 44, `${ctx.seatName(t.seat)} plays ${cardName(view, t.card)}`, { "text-anchor": "start", "font-size": 13 }));
+      if ((view.last_dice || []).length) panel.append(text(panelX + 12, panelY + 66, `last dice: ${view.last_dice.flat(2).join(" ")}`, { "text-anchor": "start", "font-size": 11 }));
     }
     svg.append(panel);
 
