@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -180,6 +181,20 @@ def test_two_players_and_a_spectator_play_high_card(
         assert "Player 2" in log_a and ("passes" in log_a or "draws" in log_a)
         versions = ann.js("window.cloister.state.events.map(e => e.version)")
         assert versions == sorted(set(versions)), "events repeated or out of order after resume"
+
+        # A command sent just before the socket drops is sent again, with the same
+        # command_id, after the reconnect, and the server applies it exactly once.
+        bea.page.wait_for_function("window.cloister.state.legal.length > 0")
+        before = server_version(base_url, gid)
+        bea.js(
+            "window.cloister.conn.send(window.cloister.state.legal[0]); window.cloister.conn.drop()"
+        )
+        bea.page.wait_for_function("window.cloister.conn.state === 'open'")
+        bea.page.wait_for_function("window.cloister.conn.pending.size === 0")
+        bea.wait_version(before + 1)
+        time.sleep(0.5)
+        assert server_version(base_url, gid) == before + 1, "the resent command was applied twice"
+        assert bea.page.locator(".toast.error").count() == 0
 
         # Play to the end, checking the spectator's page after every move.
         for _ in range(60):
