@@ -22,15 +22,16 @@ from domain.viewers import SPECTATOR, seat_viewer
 
 OUT = Path(__file__).parent / "views"
 
-# (module, game type, options, tag, wanted command type or None for the first state)
-WANTED: list[tuple[str, str, dict[str, Any], str, str | None]] = [
-    ("highcard", "high-card", {}, "play", "PlayCard"),
-    ("illumination", "illumination", {}, "start", None),
-    ("illumination", "illumination", {}, "place-tile", "PlaceTile"),
-    ("campus_galli", "campus-galli", {}, "select", "SelectActionCard"),
-    ("campus_galli", "campus-galli", {}, "place-section", "PlaceSection"),
-    ("road_to_enlightenment", "road-to-enlightenment", {}, "assign", "PlaceLuminary"),
-    ("road_to_enlightenment", "road-to-enlightenment", {}, "declare", "DeclareAttack"),
+# (module, game type, options, tag, wanted command type or None for the first state, seed)
+WANTED: list[tuple[str, str, dict[str, Any], str, str | None, int]] = [
+    ("highcard", "high-card", {}, "play", "PlayCard", 1),
+    ("illumination", "illumination", {}, "start", None, 1),
+    ("illumination", "illumination", {}, "place-tile", "PlaceTile", 1),
+    ("illumination", "illumination", {}, "motus", "PlayMotus", 49),
+    ("campus_galli", "campus-galli", {}, "select", "SelectActionCard", 1),
+    ("campus_galli", "campus-galli", {}, "place-section", "PlaceSection", 1),
+    ("road_to_enlightenment", "road-to-enlightenment", {}, "assign", "PlaceLuminary", 1),
+    ("road_to_enlightenment", "road-to-enlightenment", {}, "declare", "DeclareAttack", 1),
 ]
 
 
@@ -47,7 +48,9 @@ def plain(o: Any) -> Any:
     return o
 
 
-def store(module: str, name: str, options: dict[str, Any], tag: str, want: str | None) -> bool:
+def store(
+    module: str, name: str, options: dict[str, Any], tag: str, want: str | None, seed: int = 1
+) -> bool:
     try:
         game = importlib.import_module(f"domain.{module}").GAME
     except ImportError:
@@ -56,7 +59,7 @@ def store(module: str, name: str, options: dict[str, Any], tag: str, want: str |
     state = game.initial_state(validate_options(game, options))
     for e in game.setup(state, Context.seeded("views")):
         state = game.evolve(state, e)
-    rng = random.Random(1)
+    rng = random.Random(seed)
     found: Callable[[set[str]], bool] = (lambda _t: True) if want is None else (lambda t: want in t)
     for i in range(2000):
         seats = sorted(game.to_act(state))

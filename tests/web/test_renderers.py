@@ -120,13 +120,19 @@ def test_renderer_draws_a_stored_view(browser: Any, screenshots: Path, path: Pat
                 spot.get_attribute("aria-label"),
                 sent,
             )
-        # Page-only controls (select, rotate) answer to the keyboard and send nothing.
+        # Page-only controls (select, pick up, rotate) answer to the keyboard and send
+        # nothing; the spots they open up still send only legal commands.
         ui = page.locator("#board [role='button'][data-ui]")
-        if ui.count():
-            ui.first.focus()
+        for i in range(min(ui.count(), 3)):
+            page.locator("#board [role='button'][data-ui]").nth(i).focus()
             page.keyboard.press("Enter")
             assert page.evaluate("window.sent.length") == 0
             assert page.evaluate("window.drawErrors") == []
+            after = page.locator("#board [role='button']:not([data-ui])")
+            for k in range(min(after.count(), 6)):
+                after.nth(k).dispatch_event("click")
+                sent = page.evaluate("window.sent.splice(0)")
+                assert len(sent) == 1 and sent[0] in data["legal"], sent
 
         # As a spectator: nothing to click, nothing private.
         page.evaluate(

@@ -19,6 +19,7 @@ const ICON = {
 };
 
 let selectedTile = null; // the active tile the player picked in a margin (local UI state)
+let motusTile = null; // a placed tile picked up with a Motus card, waiting for its new Quill
 
 function tileLabel(t) {
   if (!t) return "empty";
@@ -101,6 +102,8 @@ export default {
     // Active tiles the player may place: remember a selection among them.
     const placeable = [...new Set(matching(live, "PlaceTile").map((c) => c.tile))];
     if (!placeable.includes(selectedTile)) selectedTile = placeable[0] ?? null;
+    const motusTiles = new Set(matching(live, "PlayMotus").map((c) => c.tile));
+    if (!motusTiles.has(motusTile)) motusTile = null;
 
     // -- the three Books --------------------------------------------------------------------
     // Seen from your seat: the north player sees the Books in the other order, turned round.
@@ -113,7 +116,7 @@ export default {
       const g = s("g", { class: "ill-book", "aria-label": `Book ${bookNo(view, book.pos)}${book.closed ? ", closed" : ""}` });
       g.append(s("rect", { x: bx, y: by, width: 370, height: 290, rx: 10, fill: "#fbf4e2", stroke: "#7a5a32", "stroke-width": 2 }));
       g.append(text(bx + 12, by + 18, `Book ${bookNo(view, book.pos)} · ${book.layout}`, { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 16 }));
-      if (book.completed_by) g.append(text(bx + 358, by + 18, `completed by ${SIDE_NAME[book.completed_by]}`, { "text-anchor": "end", "font-size": 13, fill: "#4a3218" }));
+      if (book.completed_by) g.append(text(bx + 12, by + 278, `completed by ${SIDE_NAME[book.completed_by]}`, { "text-anchor": "start", "font-size": 12, fill: "#4a3218" }));
       const gx = bx + 12;
       const gy = by + 34;
       for (const c of book.cells) {
@@ -130,14 +133,22 @@ export default {
         if (c.drollery) cg.append(text(x + cell - 7, y + 8, "✦", { "font-size": 11, fill: "#7a2f22" }));
         if (c.tile) cg.append(tile(x + 2, y + 2, cell - 4, c.tile));
         // Clicks: place the selected active tile here, or another card that targets the cell.
-        const place = selectedTile ? matching(live, "PlaceTile", { tile: selectedTile, row: c.row, col: c.col })[0] : null;
+        const place = motusTile
+          ? matching(live, "PlayMotus", { tile: motusTile, to_pos: book.pos, row: c.row, col: c.col })[0]
+          : selectedTile ? matching(live, "PlaceTile", { tile: selectedTile, row: c.row, col: c.col })[0] : null;
         const other = place ? null
           : matching(live, "ChooseExiliumSpace", { row: c.row, col: c.col }).find(() => view.pending && view.pending.pos === book.pos)
             || matching(live, "PlayScriptum", { row: c.row, col: c.col }).find((cm) => activePos(view, cm.tile) === book.pos);
         const cmd = place || other;
         if (cmd) {
           cg.prepend(s("rect", { x: x - 3, y: y - 3, width: cell + 6, height: cell + 6, rx: 6, class: "spot-legal" }));
-          clickable(cg, this.label(cmd, ctx), () => ctx.send(cmd));
+          clickable(cg, this.label(cmd, ctx), () => { motusTile = null; ctx.send(cmd); });
+        } else if (c.tile && motusTiles.has(c.tile.id)) {
+          // Motus: pick up one of your tiles (click again to put it down), then click a Quill.
+          const picked = c.tile.id === motusTile;
+          cg.prepend(s("rect", { x: x - 3, y: y - 3, width: cell + 6, height: cell + 6, rx: 6, class: picked ? "sel-ring" : "spot-motus" }));
+          clickable(cg, picked ? `Put ${tileLabel(c.tile)} back (cancel Motus)` : `Motus: pick up ${tileLabel(c.tile)} to move it`,
+            () => { motusTile = picked ? null : c.tile.id; ctx.rerender?.(); }, true);
         }
         g.append(cg);
       }
