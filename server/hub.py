@@ -156,6 +156,7 @@ class Hub:
         if not conns:
             return
         first = entries[0].version
+        to_act, status = rec.to_act(), rec.status
         cache: dict[tuple[Viewer, int | None], bytes] = {}
         game_over = None
         if rec.terminal and any(e.version > 0 for e in entries):
@@ -177,8 +178,8 @@ class Hub:
                         events=wire_events(rec, batch, viewer),
                         view=current_view(rec, viewer),
                         legal=legal_for(rec, conn.seat),
-                        to_act=rec.to_act(),
-                        status=rec.status,
+                        to_act=to_act,
+                        status=status,
                     )
                 )
                 if skip <= 0:

@@ -105,6 +105,12 @@ class RedisStore:
         value = await self.redis.hget(self._key(game_id, "meta"), field)
         return value.decode() if value is not None else None
 
+    async def get_meta_many(self, game_id: str, fields: Sequence[str]) -> list[str | None]:
+        if not fields:
+            return []
+        values = await self.redis.hmget(self._key(game_id, "meta"), list(fields))
+        return [v.decode() if v is not None else None for v in values]
+
     async def game_ids(self) -> list[str]:
         ids = await self.redis.zrevrange(f"{self.prefix}:games", 0, -1)
         return [i.decode() for i in ids]
