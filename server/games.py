@@ -133,7 +133,8 @@ class GameRecord:
         return state
 
 
-Listener = Callable[[GameRecord, list[LogEntry]], None]
+Listener = Callable[[GameRecord, list[LogEntry], str | None], None]
+"""Called with the new entries, and the command id when they are this node's own append."""
 
 
 def hash_token(token: str) -> str:
@@ -224,7 +225,7 @@ class GameService:
                 event = rec.codec.decode_event(s.type, s.data, s.schema)
             entries.append(self._apply_one(rec, s.version, s.type, s.data, event, s.uuid))
             rec.commands[s.command_id] = s.version
-        self._notify(rec, entries)
+        self._notify(rec, entries, None)
         return entries
 
     def _apply_one(
@@ -242,10 +243,10 @@ class GameService:
         rec.version = version
         return entry
 
-    def _notify(self, rec: GameRecord, entries: list[LogEntry]) -> None:
+    def _notify(self, rec: GameRecord, entries: list[LogEntry], command_id: str | None) -> None:
         if entries:
             for listener in self.listeners:
-                listener(rec, entries)
+                listener(rec, entries, command_id)
 
     # -- writing ----------------------------------------------------------------------------
     async def _execute(
@@ -285,7 +286,7 @@ class GameService:
                         for i, ((t, d, e), n) in enumerate(zip(events, new, strict=True), 1)
                     ]
                     rec.commands[command_id] = result.version
-                    self._notify(rec, entries)
+                    self._notify(rec, entries, command_id)
                     return result.version, False
                 await self.catch_up(rec)
                 if result.status == "dup":
