@@ -76,6 +76,9 @@ class Sock:
                     self.finished = msg["status"] == "finished"
                     if kind == "welcome":
                         self.seat = msg["seat"]
+                    elif msg.get("command_id") is not None:
+                        # The sender's own update is also its command's acceptance.
+                        self.accepted_version = msg["version"]
                 elif kind == "accepted":
                     self.accepted_version = msg["version"]
                 elif kind == "rejected":

@@ -491,6 +491,11 @@ class GameClient:
                 self.version = max(self.version, msg.version)
                 self._set_state(msg.view, msg.legal, msg.to_act, msg.status)
                 self._emit(msg)
+                if msg.command_id is not None:
+                    # Our own command's update doubles as its acceptance.
+                    entry = self._pending.pop(msg.command_id, None)
+                    if entry is not None and not entry[1].done():
+                        entry[1].set_result(Accepted(msg.command_id, msg.version, False))
             case Accepted() | Rejected():
                 entry = self._pending.pop(msg.command_id, None)
                 if entry is not None and not entry[1].done():

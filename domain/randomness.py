@@ -23,14 +23,24 @@ T = TypeVar("T")
 class Rng:
     """A small, explicit random source (a seeded ``random.Random`` underneath)."""
 
-    __slots__ = ("_random",)
+    __slots__ = ("_generator", "_seed")
 
     def __init__(self, seed: int | str | bytes) -> None:
-        if isinstance(seed, str):
-            seed = seed.encode()
-        if isinstance(seed, bytes):
-            seed = int.from_bytes(hashlib.sha256(seed).digest()[:16], "big")
-        self._random = random.Random(seed)
+        self._seed = seed
+        self._generator: random.Random | None = None
+
+    @property
+    def _random(self) -> random.Random:
+        # Seeded on first use: most decisions roll nothing, and seeding (a hash and a
+        # Mersenne Twister initialisation) would otherwise be paid on every command.
+        if self._generator is None:
+            seed = self._seed
+            if isinstance(seed, str):
+                seed = seed.encode()
+            if isinstance(seed, bytes):
+                seed = int.from_bytes(hashlib.sha256(seed).digest()[:16], "big")
+            self._generator = random.Random(seed)
+        return self._generator
 
     def randint(self, low: int, high: int) -> int:
         """A uniform integer in ``[low, high]``, both ends included."""

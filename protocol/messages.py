@@ -112,7 +112,12 @@ class Welcome:
 
 @attrs.frozen
 class Update:
-    """New events (redacted for you) and the view after them."""
+    """New events (redacted for you) and the view after them.
+
+    ``command_id`` is set only in the update sent to the connection whose command produced
+    these events: it is that command's acceptance (version = this update's version), and no
+    separate ``accepted`` follows. One frame instead of two on the hottest path.
+    """
 
     TYPE: ClassVar[str] = "update"
     version: int
@@ -121,6 +126,7 @@ class Update:
     legal: list[dict[str, Any]]
     to_act: list[int]
     status: str = "running"
+    command_id: str | None = None
 
 
 @attrs.frozen

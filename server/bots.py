@@ -29,7 +29,9 @@ class BotRunner:
         self._closed = False
         service.listeners.append(self.on_entries)
 
-    def on_entries(self, rec: GameRecord, entries: list[LogEntry]) -> None:
+    def on_entries(
+        self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
+    ) -> None:
         if self._closed or rec.state is None or rec.terminal:
             return
         for seat in rec.game.to_act(rec.state):

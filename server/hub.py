@@ -9,6 +9,7 @@ to every connection of that audience. A slow connection only grows its own queue
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from typing import Any
 
@@ -25,6 +26,9 @@ log = logging.getLogger("cloister.hub")
 
 MAX_QUEUE = 2000
 
+ORIGIN: contextvars.ContextVar[Connection | None] = contextvars.ContextVar("origin", default=None)
+"""The connection whose command is being executed in this task (set by the WebSocket)."""
+
 
 @attrs.define(eq=False)
 class Connection:
@@ -35,6 +39,8 @@ class Connection:
     outbox: asyncio.Queue[bytes | None] = attrs.field(factory=asyncio.Queue)
     version: int = 0
     closed: bool = False
+    acked: str | None = None
+    """The command id its last update carried (so no separate ``accepted`` is sent)."""
 
     def push(self, data: bytes) -> None:
         if self.closed:
@@ -151,11 +157,15 @@ class Hub:
         conn.version = rec.version
         conn.push(rec.codec.message_bytes(update))
 
-    def on_entries(self, rec: GameRecord, entries: list[LogEntry]) -> None:
+    def on_entries(
+        self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
+    ) -> None:
         conns = self.connections.get(rec.id)
         if not conns:
             return
+        origin = ORIGIN.get() if command_id is not None else None
         first = entries[0].version
+        to_act, status = rec.to_act(), rec.status
         cache: dict[tuple[Viewer, int | None], bytes] = {}
         game_over = None
         if rec.terminal and any(e.version > 0 for e in entries):
@@ -169,7 +179,8 @@ class Hub:
             key = (viewer, conn.seat)
             data = cache.get(key)
             skip = conn.version - first + 1
-            if data is None or skip > 0:
+            own = conn is origin
+            if data is None or skip > 0 or own:
                 batch = entries[skip:] if skip > 0 else entries
                 data = rec.codec.message_bytes(
                     Update(
@@ -177,11 +188,14 @@ class Hub:
                         events=wire_events(rec, batch, viewer),
                         view=current_view(rec, viewer),
                         legal=legal_for(rec, conn.seat),
-                        to_act=rec.to_act(),
-                        status=rec.status,
+                        to_act=to_act,
+                        status=status,
+                        command_id=command_id if own else None,
                     )
                 )
-                if skip <= 0:
+                if own:
+                    conn.acked = command_id
+                elif skip <= 0:
                     cache[key] = data
             conn.version = rec.version
             conn.push(data)

@@ -31,7 +31,7 @@ from protocol import (
 
 from .errors import ServiceError
 from .games import GameService
-from .hub import Connection, Hub
+from .hub import ORIGIN, Connection, Hub
 
 __all__ = ["game_socket"]
 
@@ -165,12 +165,17 @@ async def game_socket(ws: WebSocket) -> None:
                             )
                         )
                         continue
+                    conn.acked = None
+                    token = ORIGIN.set(conn)
                     try:
                         version, dup = await service.command(rec, seat, cid, raw)
                     except (DomainError, ServiceError) as exc:
                         conn.push(encode(Rejected(cid, exc.code, exc.message)))
                     else:
-                        conn.push(encode(Accepted(cid, version, dup)))
+                        if conn.acked != cid:  # not already acknowledged by its update
+                            conn.push(encode(Accepted(cid, version, dup)))
+                    finally:
+                        ORIGIN.reset(token)
                 case Ping(nonce=nonce):
                     conn.push(encode(Pong(nonce)))
                 case Resync(since=since):

@@ -69,6 +69,7 @@ class StoreContract:
     async def test_meta_is_written_with_the_append_only(self, store: EventStore) -> None:
         await store.append("g1", 0, "c1", [ev(1)], {"seed": "s3cret"})
         assert await store.get_meta("g1", "seed") == "s3cret"
+        assert await store.get_meta_many("g1", ["seed", "nope"]) == ["s3cret", None]
         r = await store.append("g1", 0, "c2", [ev(1)], {"seed": "other"})
         assert r.status == "conflict"
         assert await store.get_meta("g1", "seed") == "s3cret"

@@ -113,6 +113,14 @@ class Player:
             msg = await self.recv()
             if msg["type"] in ("accepted", "rejected") and msg["command_id"] == cid:
                 return msg
+            if msg["type"] == "update" and msg.get("command_id") == cid:
+                # the sender's own update is its acceptance
+                return {
+                    "type": "accepted",
+                    "command_id": cid,
+                    "version": msg["version"],
+                    "duplicate": False,
+                }
 
     async def wait_version(self, version: int, timeout: float = 10) -> None:
         deadline = time.monotonic() + timeout

@@ -374,3 +374,21 @@ async def test_export_then_import_replays_the_same_game(base: str) -> None:
         assert r.status_code == 400
         games = (await c.get("/api/games")).json()["games"]
         assert len(games) == 2
+
+
+async def test_the_senders_update_is_its_acceptance(base: str) -> None:
+    async with http(base) as c:
+        gid, tokens = await new_game(c, "high-card")
+    a, b = Player(base, gid, tokens[0]), Player(base, gid, tokens[1])
+    await a.connect()
+    await b.connect()
+    await a.command({"type": "Draw"}, cid="mine")
+    await a.send({"type": "ping", "nonce": 1})
+    while (await a.recv())["type"] != "pong":
+        pass
+    own = [m for m in a.received if m.get("command_id") == "mine"]
+    assert [m["type"] for m in own] == ["update"]  # one frame: no separate accepted
+    await b.wait_version(a.version)
+    assert all(m.get("command_id") is None for m in b.received)  # others never see it
+    await a.close()
+    await b.close()

@@ -55,6 +55,10 @@ class MemoryStore:
     async def get_meta(self, game_id: str, field: str) -> str | None:
         return self._meta.get(game_id, {}).get(field)
 
+    async def get_meta_many(self, game_id: str, fields: Sequence[str]) -> list[str | None]:
+        meta = self._meta.get(game_id, {})
+        return [meta.get(f) for f in fields]
+
     async def game_ids(self) -> list[str]:
         return list(reversed(self._order))
 

@@ -15,6 +15,7 @@ slot and the script may touch all of them):
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -27,6 +28,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .base import AppendResult, NewEvent, StoredEvent
+from .resp import RespConnection, RespError
 
 __all__ = ["RedisStore"]
 
@@ -47,7 +49,28 @@ class RedisStore:
             url, max_connections=64, socket_timeout=10, timeout=20
         )
         self.redis: aioredis.Redis = aioredis.Redis(connection_pool=self._pool)
-        self._script = self.redis.register_script(_LUA)
+        # The hot path (append, catch-up reads, token checks) uses the lean pipelined
+        # connection; redis-py keeps the cold paths (lobby index, scans, pub/sub).
+        self._fast = RespConnection(url)
+        self._sha = hashlib.sha1(_LUA.encode()).hexdigest()
+
+    async def _script(self, keys: list[str], args: list[Any]) -> Any:
+        for attempt in range(3):
+            try:
+                try:
+                    return await self._fast.execute("EVALSHA", self._sha, len(keys), *keys, *args)
+                except RespError as exc:
+                    if not str(exc).startswith("NOSCRIPT"):
+                        raise
+                    # First use on this server, or after a restart / SCRIPT FLUSH.
+                    return await self._fast.execute("EVAL", _LUA, len(keys), *keys, *args)
+            except ConnectionError:
+                # Safe to resend: the script is idempotent on the command id, so a first
+                # attempt that did land answers "dup" now.
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.05 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def _key(self, game_id: str, what: str) -> str:
         return f"{self.prefix}:{{{game_id}}}:{what}"
@@ -76,7 +99,7 @@ class RedisStore:
             self._key(game_id, "cmds"),
             self._key(game_id, "meta"),
         ]
-        status, version = await self._script(keys=keys, args=args)
+        status, version = await self._script(keys, args)
         status = status.decode() if isinstance(status, bytes) else status
         result = AppendResult(status, int(version))
         if status == "ok" and expected == 0:
@@ -90,9 +113,9 @@ class RedisStore:
         out: list[StoredEvent] = []
         start = f"{after + 1}-0"
         while True:
-            page = await self.redis.xrange(key, min=start, max="+", count=_PAGE)
-            for entry_id, fields in page:
-                out.append(_decode(entry_id, fields))
+            page = await self._fast.execute("XRANGE", key, start, "+", "COUNT", _PAGE)
+            for entry_id, flat in page:
+                out.append(_decode(entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
             if len(page) < _PAGE:
                 return out
             start = f"{out[-1].version + 1}-0"
@@ -104,6 +127,12 @@ class RedisStore:
     async def get_meta(self, game_id: str, field: str) -> str | None:
         value = await self.redis.hget(self._key(game_id, "meta"), field)
         return value.decode() if value is not None else None
+
+    async def get_meta_many(self, game_id: str, fields: Sequence[str]) -> list[str | None]:
+        if not fields:
+            return []
+        values = await self._fast.execute("HMGET", self._key(game_id, "meta"), *fields)
+        return [v.decode() if v is not None else None for v in values]
 
     async def game_ids(self) -> list[str]:
         ids = await self.redis.zrevrange(f"{self.prefix}:games", 0, -1)
@@ -158,6 +187,7 @@ class RedisStore:
             await self.redis.unlink(key)
 
     async def close(self) -> None:
+        await self._fast.close()
         await self.redis.aclose()
         await self._pool.disconnect()
 

@@ -7,12 +7,12 @@ import itertools
 import random
 
 import attrs
-from tests.illumination.illum_support import iter_states
 
 from domain.errors import DomainError
 from domain.illumination import GAME
 from domain.illumination.commands import COMMAND_TYPES
 from domain.randomness import Context
+from tests.illumination.illum_support import iter_states
 
 WEIRD = [
     None,

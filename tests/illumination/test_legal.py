@@ -6,13 +6,13 @@ import random
 from typing import Any
 
 import attrs
-from tests.illumination.illum_support import iter_states
 
 from domain.errors import DomainError
 from domain.illumination import GAME
 from domain.illumination import commands as cmd
 from domain.illumination.state import State
 from domain.randomness import Context
+from tests.illumination.illum_support import iter_states
 
 OPTIONS = [
     {"mode": "duel", "side": "reverent", "difficulty": 2, "books": "standard"},

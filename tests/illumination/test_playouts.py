@@ -6,10 +6,10 @@
 from __future__ import annotations
 
 import pytest
-from tests.illumination.illum_support import CODEC, playouts, random_game
 
 from domain.game import fold
 from domain.illumination import GAME
+from tests.illumination.illum_support import CODEC, playouts, random_game
 
 DUEL = {"mode": "duel", "side": "reverent", "difficulty": 2, "books": "standard"}
 
@@ -43,9 +43,8 @@ def test_random_playouts(mode: str) -> None:
 
 
 def test_events_and_commands_round_trip_through_the_codec() -> None:
-    from tests.illumination.illum_support import iter_states
-
     from domain.illumination.legal import legal_commands
+    from tests.illumination.illum_support import iter_states
 
     for options in (DUEL, solo(1), solo(2)):
         _, log, _ = random_game(options, 7, check=False)

@@ -9,6 +9,15 @@ from importlib import resources
 
 import attrs
 import pytest
+
+from domain.errors import GameOver, InvalidCommand, NotYourTurn, RuleViolation, UnknownCommand
+from domain.game import validate_options
+from domain.illumination import GAME
+from domain.illumination import commands as cmd
+from domain.illumination import events as ev
+from domain.illumination.content import ContentError, validate_content
+from domain.illumination.scoring import breakdown, winners
+from domain.randomness import Context
 from tests.illumination.illum_support import (
     active,
     coin_tile,
@@ -22,15 +31,6 @@ from tests.illumination.illum_support import (
     types,
     with_player,
 )
-
-from domain.errors import GameOver, InvalidCommand, NotYourTurn, RuleViolation, UnknownCommand
-from domain.game import validate_options
-from domain.illumination import GAME
-from domain.illumination import commands as cmd
-from domain.illumination import events as ev
-from domain.illumination.content import ContentError, validate_content
-from domain.illumination.scoring import breakdown, winners
-from domain.randomness import Context
 
 REV, IRR = 0, 1
 

@@ -5,6 +5,17 @@ from __future__ import annotations
 
 import attrs
 import pytest
+
+from domain.errors import RuleViolation
+from domain.illumination import GAME
+from domain.illumination import commands as cmd
+from domain.illumination import events as ev
+from domain.illumination.board import conflicts, monk_search
+from domain.illumination.content import CONTENT
+from domain.illumination.scoring import breakdown, crusade_points
+from domain.illumination.turn import Turn
+from domain.randomness import Context
+from domain.viewers import Viewer
 from tests.illumination.illum_support import (
     active,
     coin_tile,
@@ -17,17 +28,6 @@ from tests.illumination.illum_support import (
     types,
     with_player,
 )
-
-from domain.errors import RuleViolation
-from domain.illumination import GAME
-from domain.illumination import commands as cmd
-from domain.illumination import events as ev
-from domain.illumination.board import conflicts, monk_search
-from domain.illumination.content import CONTENT
-from domain.illumination.scoring import breakdown, crusade_points
-from domain.illumination.turn import Turn
-from domain.randomness import Context
-from domain.viewers import Viewer
 
 REV, IRR = 0, 1
 CANDLE, BELL, WINE, BREAD = 0, 1, 2, 3

@@ -1,0 +1,66 @@
+"""The lean pipelined Redis connection: ordering, cancellation, errors, reconnects."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.store.resp import RespConnection, RespError
+from tests.conftest import REDIS_URL
+
+pytestmark = pytest.mark.redis
+
+
+async def test_concurrent_calls_get_their_own_replies(key_prefix: str) -> None:
+    conn = RespConnection(REDIS_URL)
+    try:
+        keys = [f"{key_prefix}:k{i}" for i in range(200)]
+        await asyncio.gather(*(conn.execute("SET", k, i) for i, k in enumerate(keys)))
+        got = await asyncio.gather(*(conn.execute("GET", k) for k in keys))
+        assert got == [str(i).encode() for i in range(200)]
+    finally:
+        await conn.execute("DEL", *keys)
+        await conn.close()
+
+
+async def test_a_cancelled_call_does_not_shift_later_replies(key_prefix: str) -> None:
+    conn = RespConnection(REDIS_URL)
+    key = f"{key_prefix}:c"
+    try:
+        await conn.execute("SET", key, "right")
+        slow = asyncio.ensure_future(conn.execute("BLPOP", f"{key_prefix}:never", 0.3))
+        await asyncio.sleep(0.05)
+        slow.cancel()
+        assert await conn.execute("GET", key) == b"right"
+        assert await conn.execute("PING") == b"PONG"
+    finally:
+        await conn.execute("DEL", key)
+        await conn.close()
+
+
+async def test_error_replies_raise_and_the_connection_goes_on() -> None:
+    conn = RespConnection(REDIS_URL)
+    try:
+        with pytest.raises(RespError, match="unknown command"):
+            await conn.execute("NOSUCHCOMMAND")
+        assert await conn.execute("PING") == b"PONG"
+    finally:
+        await conn.close()
+
+
+async def test_a_killed_connection_fails_pending_calls_then_reconnects(key_prefix: str) -> None:
+    conn = RespConnection(REDIS_URL)
+    try:
+        my_id = await conn.execute("CLIENT", "ID")
+        pending = asyncio.ensure_future(conn.execute("BLPOP", f"{key_prefix}:never", 5))
+        await asyncio.sleep(0.05)
+        killer = RespConnection(REDIS_URL)
+        await killer.execute("CLIENT", "KILL", "ID", my_id)
+        await killer.close()
+        with pytest.raises(ConnectionError):
+            await asyncio.wait_for(pending, 5)
+        assert await conn.execute("PING") == b"PONG"  # reconnected by itself
+        assert await conn.execute("CLIENT", "ID") != my_id
+    finally:
+        await conn.close()
