@@ -114,6 +114,11 @@ export class GameConnection {
         break;
       }
       case "update": {
+        // The sender's own update carries its command_id: that is the command's acceptance
+        // (no separate "accepted" follows). Settle it even if the update itself is skipped.
+        const ownCommand = msg.command_id && this.pending.has(msg.command_id);
+        if (msg.command_id) this.pending.delete(msg.command_id);
+        if (ownCommand) queueMicrotask(() => this.h.onAccepted?.({ command_id: msg.command_id, version: msg.version, duplicate: false }));
         const events = msg.events || [];
         if (this.version !== null && events.length && events[0].version > this.version + 1) {
           // A gap: ask for everything after what we have; the answer is an update.

@@ -310,6 +310,7 @@ export async function mountGame(main, { id, mode }) {
       st.toAct = msg.to_act || [];
       st.version = msg.version;
       if (msg.status) st.status = msg.status;
+      st.busy = conn.pending.size > 0;
       st.events.push(...(msg.events || []));
       if (statusChanged) refreshSummary();
       renderAll();
