@@ -74,11 +74,14 @@ export class GameConnection {
       }
       this.receive(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
       clearInterval(this.pingTimer);
-      // A finished game has nothing more to say: stay closed instead of reconnecting.
+      // 4400 bad hello, 4403 bad token, 4404 no such game: trying again cannot help (the
+      // error message before the close says why). A finished game has nothing more to say.
+      // Anything else (a network drop, 4429 "fell behind", 4408) reconnects and resumes.
+      if ([4400, 4403, 4404].includes(ev.code)) this.closed = true;
       if (!this.closed && !this.finished) this.scheduleReconnect();
       else this.setState("closed");
     };
