@@ -377,3 +377,23 @@ def test_lobby_fits_a_phone_in_landscape(base_url: str, browser: Any, screenshot
             pytest.fail("Create game is not reachable with the keyboard")
     finally:
         p.close()
+
+
+def test_a_stale_seat_token_falls_back_to_watching(base_url: str, browser: Any) -> None:
+    game = api(base_url, "POST", "/api/games", {"type": "high-card", "options": {"players": 2}})
+    gid = game["id"]
+    api(base_url, "POST", f"/api/games/{gid}/bots", {"seat": 0})
+    api(base_url, "POST", f"/api/games/{gid}/bots", {"seat": 1})
+    p = Page(browser, base_url)
+    try:
+        p.page.goto(f"{base_url}/")
+        stale = json.dumps({"seat": 0, "token": "not-a-real-token", "name": "Old"})
+        p.js(f"localStorage.setItem('cloister:seat:{gid}', {json.dumps(stale)})")
+        p.go(f"#/game/{gid}")
+        p.page.locator(".toast.error").first.wait_for()
+        p.page.wait_for_function("window.cloister.conn.state === 'open'")
+        assert "Spectating" in p.page.inner_text(".game-head")
+        assert p.seat_record(gid) is None
+        assert not p.errors, p.errors
+    finally:
+        p.close()
