@@ -65,7 +65,9 @@ export async function mountLobby(main) {
     const taken = g.seats.filter((s) => s.taken).length;
     const who = g.seats.map((s) => (s.taken ? (s.name || (s.bot ? `bot` : "?")) : "open")).join(", ");
     const links = h("div", { class: "row-actions" });
-    if (mine) links.append(h("a", { class: "button-link primary", href: `#/game/${g.id}`, "data-key": `play:${g.id}` }, `Play (${g.seats.find((s) => s.seat === mine.seat)?.label || `seat ${mine.seat + 1}`})`));
+    const myLabel = mine ? g.seats.find((s) => s.seat === mine.seat)?.label || `seat ${mine.seat + 1}` : "";
+    if (mine && g.status !== "finished") links.append(h("a", { class: "button-link primary", href: `#/game/${g.id}`, "data-key": `play:${g.id}` }, `Play (${myLabel})`));
+    else if (mine) links.append(h("a", { class: "button-link", href: `#/game/${g.id}`, "data-key": `result:${g.id}` }, `Result (you were ${myLabel})`));
     else if (g.status === "open") links.append(h("a", { class: "button-link primary", href: `#/game/${g.id}`, "data-key": `join:${g.id}` }, "Join"));
     if (g.status !== "finished") links.append(h("a", { class: "button-link", href: `#/watch/${g.id}`, "data-key": `watch:${g.id}` }, "Watch"));
     links.append(h("a", { class: "button-link", href: `#/replay/${g.id}`, "data-key": `replay:${g.id}` }, g.status === "finished" ? "Replay" : "Replay so far"));
