@@ -24,11 +24,10 @@ from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .base import AppendResult, NewEvent, StoredEvent
 from .resp import RespConnection, RespError
+from .resp import subscribe as resp_subscribe
 
 __all__ = ["RedisStore"]
 
@@ -152,34 +151,27 @@ class RedisStore:
     async def doorbells(self) -> AsyncIterator[tuple[str, int]]:
         """Yield (game id, head) per append anywhere; ("*", 0) after a reconnect.
 
-        Pub/sub gets its own client without a socket timeout (a quiet subscription must
-        not time out), and is recreated on failure: redis-py's PubSub does not reliably
-        reconnect itself. ("*", 0) tells the caller to catch up every game it watches,
-        since bells may have been missed while disconnected.
+        The subscription has its own connection without a read timeout (a quiet one is
+        normal) and is recreated on failure; ("*", 0) then tells the caller to catch up
+        every game it watches, since bells may have been missed while disconnected. It
+        uses the lean reader: every append rings, including this node's own, so parsing a
+        burst of bells from one read matters.
         """
         pattern = f"{self.prefix}:{{*}}:bell"
         skip = len(self.prefix) + 2
         first = True
         while True:
-            client = aioredis.Redis.from_url(self.url, socket_timeout=None)
-            pubsub = client.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.psubscribe(pattern)
-                if not first:
-                    yield ("*", 0)
-                first = False
-                while True:
-                    msg = await pubsub.get_message(timeout=30.0)
-                    if msg is None:
+                async for channel, data in resp_subscribe(self.url, pattern):
+                    if channel is None:  # (re)subscribed
+                        if not first:
+                            yield ("*", 0)
+                        first = False
                         continue
-                    channel = msg["channel"].decode()
-                    yield (channel[skip : -len("}:bell")], int(msg["data"]))
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                    yield (channel.decode()[skip : -len("}:bell")], int(data))
+            except (ConnectionError, OSError) as exc:
                 log.warning("doorbell subscription lost (%s); reconnecting", exc)
-                await asyncio.sleep(0.5)
-            finally:
-                await pubsub.aclose()
-                await client.aclose()
+            await asyncio.sleep(0.5)
 
     async def delete_prefix(self) -> None:
         """Delete every key under this store's prefix (tests only)."""

@@ -120,3 +120,38 @@ class RespConnection:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+async def subscribe(url: str, pattern: str) -> Any:
+    """Yield (channel, data) for every message published to channels matching ``pattern``,
+    and (None, None) once the subscription is confirmed.
+
+    A dedicated connection with no read timeout (a quiet subscription is normal). Bursts
+    of messages are parsed from one read; raises ``ConnectionError`` when the connection
+    is lost, so the caller can resubscribe and catch up.
+    """
+    params = parse_url(url)
+    reader, writer = await asyncio.open_connection(
+        params.get("host", "127.0.0.1"), int(params.get("port", 6379))
+    )
+    parser = hiredis.Reader(replyError=RespError)
+    try:
+        if params.get("password"):
+            user = params.get("username")
+            auth = [user, params["password"]] if user else [params["password"]]
+            writer.write(hiredis.pack_command(("AUTH", *auth)))
+        writer.write(hiredis.pack_command(("PSUBSCRIBE", pattern)))
+        while True:
+            data = await reader.read(1 << 16)
+            if not data:
+                raise ConnectionError("Redis closed the subscription")
+            parser.feed(data)
+            while (reply := parser.gets()) is not False:
+                if isinstance(reply, RespError):
+                    raise ConnectionError(f"subscription refused: {reply}")
+                if reply[0] == b"pmessage":
+                    yield reply[2], reply[3]
+                elif reply[0] == b"psubscribe":
+                    yield None, None
+    finally:
+        writer.close()
