@@ -28,6 +28,7 @@ WANTED: list[tuple[str, str, dict[str, Any], str, str | None, int]] = [
     ("illumination", "illumination", {}, "start", None, 1),
     ("illumination", "illumination", {}, "place-tile", "PlaceTile", 1),
     ("illumination", "illumination", {}, "motus", "PlayMotus", 49),
+    ("illumination", "illumination", {}, "exilium", "PlayExilium", 2),
     ("campus_galli", "campus-galli", {}, "select", "SelectActionCard", 1),
     ("campus_galli", "campus-galli", {}, "place-section", "PlaceSection", 1),
     ("road_to_enlightenment", "road-to-enlightenment", {}, "assign", "PlaceLuminary", 1),

@@ -20,6 +20,7 @@ const ICON = {
 
 let selectedTile = null; // the active tile the player picked in a margin (local UI state)
 let motusTile = null; // a placed tile picked up with a Motus card, waiting for its new Quill
+let exileTile = null; // an opponent's tile picked for Exilium, waiting for its Book
 
 function tileLabel(t) {
   if (!t) return "empty";
@@ -104,6 +105,8 @@ export default {
     if (!placeable.includes(selectedTile)) selectedTile = placeable[0] ?? null;
     const motusTiles = new Set(matching(live, "PlayMotus").map((c) => c.tile));
     if (!motusTiles.has(motusTile)) motusTile = null;
+    const exileTiles = new Set(matching(live, "PlayExilium").map((c) => c.tile));
+    if (!exileTiles.has(exileTile)) exileTile = null;
 
     // -- the three Books --------------------------------------------------------------------
     // Seen from your seat: the north player sees the Books in the other order, turned round.
@@ -143,18 +146,34 @@ export default {
         if (cmd) {
           cg.prepend(s("rect", { x: x - 3, y: y - 3, width: cell + 6, height: cell + 6, rx: 6, class: "spot-legal" }));
           clickable(cg, this.label(cmd, ctx), () => { motusTile = null; ctx.send(cmd); });
+        } else if (c.tile && exileTiles.has(c.tile.id)) {
+          // Exilium: pick an opponent's tile, then click the Book it must go to.
+          const picked = c.tile.id === exileTile;
+          cg.prepend(s("rect", { x: x - 3, y: y - 3, width: cell + 6, height: cell + 6, rx: 6, class: picked ? "sel-ring" : "spot-motus" }));
+          clickable(cg, picked ? `Keep ${tileLabel(c.tile)} (cancel Exilium)` : `Exilium: pick ${tileLabel(c.tile)} to exile`,
+            () => { exileTile = picked ? null : c.tile.id; motusTile = null; ctx.rerender?.(); }, true);
         } else if (c.tile && motusTiles.has(c.tile.id)) {
           // Motus: pick up one of your tiles (click again to put it down), then click a Quill.
           const picked = c.tile.id === motusTile;
           cg.prepend(s("rect", { x: x - 3, y: y - 3, width: cell + 6, height: cell + 6, rx: 6, class: picked ? "sel-ring" : "spot-motus" }));
           clickable(cg, picked ? `Put ${tileLabel(c.tile)} back (cancel Motus)` : `Motus: pick up ${tileLabel(c.tile)} to move it`,
-            () => { motusTile = picked ? null : c.tile.id; ctx.rerender?.(); }, true);
+            () => { motusTile = picked ? null : c.tile.id; exileTile = null; ctx.rerender?.(); }, true);
         }
         g.append(cg);
       }
+      // The Book as a target: exile the picked tile here, or move the selected active tile here.
+      const toBook = exileTile
+        ? matching(live, "PlayExilium", { tile: exileTile, to_pos: book.pos })[0]
+        : selectedTile ? matching(live, "MoveActiveTile", { tile: selectedTile, to_pos: book.pos })[0] : null;
+      if (toBook) {
+        const tb = s("g", { class: "svg-button", transform: `translate(${bx + 236} ${by + 4})` },
+          s("rect", { width: 126, height: 24, rx: 12 }), text(63, 12, exileTile ? "exile here" : "move tile here", { "font-size": 12 }));
+        clickable(tb, this.label(toBook, ctx), () => { exileTile = null; ctx.send(toBook); });
+        g.append(tb);
+      }
       // Margin: active tiles waiting to be placed in this Book.
       const mx = gx + 5 * (cell + 4) + 4;
-      g.append(text(mx + 32, gy - 6, "margin", { "font-size": 12, fill: "#7a5a32" }));
+      if (!toBook) g.append(text(mx + 32, gy - 6, "margin", { "font-size": 12, fill: "#7a5a32" }));
       book.margin.forEach((t, k) => {
         const tg = tile(mx + 8, gy + k * 48, 42, t, t.id === selectedTile ? "selected" : "");
         if (placeable.includes(t.id)) {
