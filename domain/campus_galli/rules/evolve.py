@@ -433,13 +433,15 @@ def evolve(state: State, event: Any) -> State:  # noqa: C901 - one case per even
         case BookProduced(seat=seat, card=card, pay=pay):
             state = _pay(state, seat, pay)
             p = state.players[seat]
-            state = state.with_player(seat, attrs.evolve(p, library=(*p.library, card)))
+            sel = None if p.selected == card else p.selected
+            state = state.with_player(seat, attrs.evolve(p, library=(*p.library, card), selected=sel))
             others = [b for b in p.library if b != card]
             return _set_turn(state, book=True, stage="rescore", rescore_left=min(2, len(others)))
         case GuestArrived(seat=seat, card=card, pay=pay):
             state = _pay(state, seat, pay)
             p = state.players[seat]
-            state = state.with_player(seat, attrs.evolve(p, guests=(*p.guests, card)))
+            sel = None if p.selected == card else p.selected
+            state = state.with_player(seat, attrs.evolve(p, guests=(*p.guests, card), selected=sel))
             return _set_turn(state, stage="rescore", rescore_left=min(1, len(p.guests)))
         case UnfinishedTaken(seat=seat, pile=pile, card=card, pay=pay):
             state = _pay(state, seat, pay)

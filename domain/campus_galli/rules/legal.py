@@ -126,7 +126,7 @@ def legal_commands(state: State, seat: Seat) -> list[Any]:  # noqa: C901
         for sh in bag_options(state, card, source):
             builds += [DrawFromBag(sh, pay) for pay in pays]
         out += builds
-        if not card_can_build(state, card) and (state.level == 1 or card.kind == "angel" or t.free):
+        if not builds and (state.level == 1 or card.kind == "angel" or t.free):
             out.append(ForfeitBuild())
         return out
     if t.stage == "place":
