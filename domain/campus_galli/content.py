@@ -177,7 +177,9 @@ def _plan(raw: Mapping[str, Any]) -> Plan:
     return Plan(width, height, terrain, symbols, buildings, tree_mask, building_of, tower, start)
 
 
-def _sections(raw: Mapping[str, Any]) -> tuple[dict[str, tuple[tuple[int, int], ...]], dict[str, Section]]:
+def _sections(
+    raw: Mapping[str, Any],
+) -> tuple[dict[str, tuple[tuple[int, int], ...]], dict[str, Section]]:
     shapes = {k: tuple((int(x), int(y)) for x, y in v) for k, v in raw["shapes"].items()}
     _require(tuple(sorted(shapes)) == SHAPE_NAMES, "sections: the five shapes are required")
     sections: dict[str, Section] = {}
@@ -193,7 +195,9 @@ def _sections(raw: Mapping[str, Any]) -> tuple[dict[str, tuple[tuple[int, int], 
     _require(len(coloured) == 40, "sections: there must be 40 coloured sections")
     for c in COLOURS:
         _require(sum(s.colour == c for s in coloured) == 10, f"sections: 10 of colour {c}")
-    _require(sum(s.origin == "bag" and not s.joker for s in coloured) == 20, "sections: 20 in the bag")
+    _require(
+        sum(s.origin == "bag" and not s.joker for s in coloured) == 20, "sections: 20 in the bag"
+    )
     _require(sum(s.joker for s in sections.values()) == 5, "sections: 5 jokers")
     return shapes, sections
 
@@ -313,7 +317,10 @@ def validate_content(raw: Mapping[str, Any]) -> Content:
 
 def load_content() -> Content:
     return validate_content(
-        {name: _load_json(f"{name}.json") for name in ("plan", "sections", "actions", "tasks", "tables")}
+        {
+            name: _load_json(f"{name}.json")
+            for name in ("plan", "sections", "actions", "tasks", "tables")
+        }
     )
 
 

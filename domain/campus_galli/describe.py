@@ -17,7 +17,7 @@ def _tiles(tiles: tuple[str, ...]) -> str:
     return " ".join(tiles) if tiles else "nothing"
 
 
-def describe(event: Any) -> str:  # noqa: C901
+def describe(event: Any) -> str:
     match event:
         case E.TaskDeckShuffled(count=n):
             return f"The {n} task cards are shuffled"
@@ -73,7 +73,12 @@ def describe(event: Any) -> str:  # noqa: C901
         case E.SectionPlaced(seat=s, section=sec, x=x, y=y):
             return f"{_p(s)} lays {sec} at ({x},{y})"
         case E.MonkPlaced(seat=s, kind=k, building=b):
-            what = {"section": "a master builder", "grass": "a master builder", "guest": "a guest monk", "lazy": "a lazy monk"}[k]
+            what = {
+                "section": "a master builder",
+                "grass": "a master builder",
+                "guest": "a guest monk",
+                "lazy": "a lazy monk",
+            }[k]
             return f"{_p(s)} places {what}" + (f" at {b}" if b else "")
         case E.TilesGained(seat=s, tiles=t, reason=r):
             return f"{_p(s)} receives {_tiles(t)} ({r})"

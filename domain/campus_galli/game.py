@@ -37,7 +37,13 @@ class CampusGalli(GameBase):
     name: ClassVar[str] = "campus-galli"
     title: ClassVar[str] = "Campus Galli"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("level", 1, (1, 2, 3), "Level", "I Ora et Labora, II Libri et Hospites, III Eventus et Periculi"),
+        OptionSpec(
+            "level",
+            1,
+            (1, 2, 3),
+            "Level",
+            "I Ora et Labora, II Libri et Hospites, III Eventus et Periculi",
+        ),
         OptionSpec("players", 2, (1, 2, 3, 4), "Players"),
         OptionSpec(
             "mode",
@@ -51,7 +57,10 @@ class CampusGalli(GameBase):
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
 
     def check_options(self, options: Options) -> None:
-        if int(options.get("players", 2)) == 1 and options.get("mode", "competitive") != "cooperative":
+        if (
+            int(options.get("players", 2)) == 1
+            and options.get("mode", "competitive") != "cooperative"
+        ):
             raise InvalidOptions(
                 "solo Campus Galli is played cooperatively: choose mode 'cooperative' for 1 player"
             )

@@ -48,7 +48,9 @@ def cells_of(mask: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _oriented(pts: tuple[tuple[int, int], ...], rotation: int, mirror: bool) -> tuple[tuple[int, int], ...]:
+def _oriented(
+    pts: tuple[tuple[int, int], ...], rotation: int, mirror: bool
+) -> tuple[tuple[int, int], ...]:
     p = [(-x, y) for x, y in pts] if mirror else list(pts)
     for _ in range(rotation):
         p = [(-y, x) for x, y in p]

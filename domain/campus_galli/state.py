@@ -92,7 +92,9 @@ class State:
     level: int
     n: int
     mode: str
-    phase: str = "setup"  # setup | round_start | fill | event | select | turns | special | scoring | over
+    phase: str = (
+        "setup"  # setup | round_start | fill | event | select | turns | special | scoring | over
+    )
     round_no: int = 0
     year: int = 1
     players: tuple[Player, ...] = ()

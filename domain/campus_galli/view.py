@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..simultaneous import ChoiceCommitted, SecretChoices
@@ -31,7 +32,8 @@ def _tiles(t: tuple[int, ...]) -> dict[str, int]:
     return dict(zip(COLOURS, t, strict=True))
 
 
-def card_info(card: str) -> dict[str, Any]:
+@cache
+def _card_info(card: str) -> dict[str, Any]:
     if card in ACTIONS:
         a = ACTIONS[card]
         return {
@@ -70,7 +72,24 @@ def card_info(card: str) -> dict[str, Any]:
     }
 
 
-def view(state: State, viewer: Viewer) -> dict[str, Any]:  # noqa: C901
+def card_info(card: str) -> dict[str, Any]:
+    """What is printed on an action or task card (a fresh copy: callers may mutate it)."""
+    return dict(_card_info(card))
+
+
+_BUILDINGS = {
+    b: {
+        "letter": b,
+        "name": PLAN.buildings[b].name,
+        "area": PLAN.buildings[b].area,
+        "expansion_cost": list(PLAN.buildings[b].expansion_cost),
+        "cells": _xy(sorted(PLAN.buildings[b].cells)),
+    }
+    for b in ALL_LETTERS
+}
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
     shown: set[str] = set()
 
     def show(cards: Any) -> list[str]:
@@ -122,13 +141,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:  # noqa: C901
         "to_act": sorted(to_act(state)),
         "buildings": [
             {
-                "letter": b,
-                "name": PLAN.buildings[b].name,
-                "area": PLAN.buildings[b].area,
+                **_BUILDINGS[b],
                 "side": "construction" if b in state.construction else "parchment",
                 "complete": is_complete(state, b),
-                "expansion_cost": list(PLAN.buildings[b].expansion_cost),
-                "cells": _xy(sorted(PLAN.buildings[b].cells)),
             }
             for b in ALL_LETTERS
         ],

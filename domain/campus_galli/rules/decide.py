@@ -80,18 +80,36 @@ def advance(state: State, events: list[Any], ctx: Context) -> tuple[State, list[
     raise RuntimeError("Campus Galli automatic phases did not settle")
 
 
-_TYPE_CHECKS: dict[str, Callable[[Any], bool]] = {
-    "str": lambda v: isinstance(v, str),
-    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "tuple[str, ...]": lambda v: isinstance(v, tuple) and all(isinstance(x, str) for x in v),
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_tiles(v: Any) -> bool:
+    return isinstance(v, tuple) and all(isinstance(x, str) for x in v)
+
+
+def _checker(tp: Any) -> Callable[[Any], bool]:
+    if tp is str:
+        return _is_str
+    if tp is int:
+        return _is_int
+    return _is_tiles
+
+
+_FIELD_CHECKS: dict[type, tuple[tuple[str, Callable[[Any], bool]], ...]] = {
+    cls: tuple((name, _checker(tp)) for name, tp in typing.get_type_hints(cls).items())
+    for cls in C.COMMAND_TYPES
 }
 
 
 def _check_fields(command: Any) -> None:
-    for f in attrs.fields(type(command)):
-        check = _TYPE_CHECKS.get(str(f.type))
-        if check is not None and not check(getattr(command, f.name)):
-            raise InvalidCommand(f"field {f.name!r} of {type(command).__name__} must be {f.type}")
+    for name, check in _FIELD_CHECKS[type(command)]:
+        if not check(getattr(command, name)):
+            raise InvalidCommand(f"field {name!r} of {type(command).__name__} has the wrong type")
 
 
 def _tiles_ok(tiles: tuple[str, ...]) -> None:
@@ -160,7 +178,7 @@ def _wrong(what: str) -> RuleViolation:
     return RuleViolation(what, code="wrong_step")
 
 
-def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:  # noqa: C901
+def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
     if state.phase == "event":
         return _event(state, seat, cmd)
     t = state.turn
@@ -233,9 +251,7 @@ def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:  # n
             drawn = ctx.rng.choice(sorted(s for s in state.bag if SECTIONS[s].shape == shape))
             return [SectionTaken(seat, drawn, "bag", pay)]
         case C.ForfeitBuild():
-            _listed(
-                state, seat, cmd, "you can still lay a section, so you must", "build_possible"
-            )
+            _listed(state, seat, cmd, "you can still lay a section, so you must", "build_possible")
             return [BuildForfeited(seat)]
         case C.PlaceSection(x=x, y=y, orientation=o):
             if t.stage != "place":
@@ -249,7 +265,9 @@ def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:  # n
             if b not in PLAN.buildings:
                 raise InvalidCommand(f"there is no monastery building {b!r}")
             if b in state.construction:
-                raise RuleViolation("that building already shows its construction side", code="not_parchment")
+                raise RuleViolation(
+                    "that building already shows its construction side", code="not_parchment"
+                )
             out: list[Any] = [BuildingFlipped(b, "completion", seat)]
             if p.supply > 0:
                 out.append(MonkPlaced(seat, "grass", building=b))
@@ -274,7 +292,10 @@ def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:  # n
             if t.stage != "rescore":
                 raise _wrong("you may score earlier cards again only after a book or guest")
             _listed(state, seat, cmd, "you cannot score that card again now", "cannot_rescore")
-            return [CardRescored(seat, c), TilesGained(seat, capped(state.tile_supply, (tile,) if tile else ()), "rescore")]
+            return [
+                CardRescored(seat, c),
+                TilesGained(seat, capped(state.tile_supply, (tile,) if tile else ()), "rescore"),
+            ]
         case C.EndTurn():
             if t.stage != "rescore":
                 raise _wrong("there is nothing to finish now")
@@ -423,14 +444,18 @@ def _special(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
             if not any(c == task and s == "open" for c, s in state.board):
                 raise RuleViolation("that task is not open on the task board", code="not_on_board")
             if TASKS[task].kind != "tile_task":
-                raise RuleViolation("that task is not fulfilled by spending tiles", code="not_tile_task")
+                raise RuleViolation(
+                    "that task is not fulfilled by spending tiles", code="not_tile_task"
+                )
             _listed(state, seat, cmd, "pay exactly the tiles the task shows", "wrong_payment")
             return [TaskFulfilled(seat, task, pay)]
         case C.SpecialExpand(building=b):
             if b not in PLAN.buildings:
                 raise InvalidCommand(f"there is no monastery building {b!r}")
             if b in state.construction:
-                raise RuleViolation("that building already shows its construction side", code="not_parchment")
+                raise RuleViolation(
+                    "that building already shows its construction side", code="not_parchment"
+                )
             cost = tuple(sorted(PLAN.buildings[b].expansion_cost, key=COLOURS.index))
             if any(cost.count(c) > p.tiles[i] for i, c in enumerate(COLOURS)):
                 raise RuleViolation(
@@ -482,6 +507,3 @@ def _special(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
             )
             return [ReconstructionStarted(seat, task, section, pay)]
     raise _wrong(f"{type(cmd).__name__} is not a special action")
-
-
-_ = typing

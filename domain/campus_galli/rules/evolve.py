@@ -54,7 +54,7 @@ from ..events import (
     UnfinishedTaken,
 )
 from ..geometry import components
-from ..state import CI, EventPrompt, Monk, Player, State, Turn, add_tiles
+from ..state import CI, EventPrompt, Monk, State, Turn, add_tiles
 from .queries import ALL_LETTERS, building_area, popcount, uncovered_wooden
 
 PILES = ("R", "B", "G", "Y")
@@ -65,7 +65,9 @@ def _gain(state: State, seat: int, tiles: tuple[str, ...], received: bool) -> St
     state = state.with_player(seat, attrs.evolve(p, tiles=add_tiles(p.tiles, tiles)))
     state = attrs.evolve(state, tile_supply=add_tiles(state.tile_supply, tiles, -1))
     if received and state.turn is not None and state.turn.seat == seat and tiles:
-        state = attrs.evolve(state, turn=attrs.evolve(state.turn, received=state.turn.received | set(tiles)))
+        state = attrs.evolve(
+            state, turn=attrs.evolve(state.turn, received=state.turn.received | set(tiles))
+        )
     return state
 
 
@@ -174,12 +176,14 @@ def _turn_or_special(state: State, seat: int, **changes: Any) -> Turn:
     return Turn(seat=seat, card="", via="special", **changes)
 
 
-def evolve(state: State, event: Any) -> State:  # noqa: C901 - one case per event type
+def evolve(state: State, event: Any) -> State:
     match event:
         case TaskDeckShuffled(order=order):
             return attrs.evolve(state, task_deck=tuple(order or ()))
         case ActionPileFormed(seat=seat, cards=cards):
-            return state.with_player(seat, attrs.evolve(state.players[seat], this_year=tuple(cards or ())))
+            return state.with_player(
+                seat, attrs.evolve(state.players[seat], this_year=tuple(cards or ()))
+            )
         case UnfinishedPileFormed(pile=pile, cards=cards):
             i = PILES.index(pile)
             piles = (*state.unfinished[:i], tuple(cards or ()), *state.unfinished[i + 1 :])
@@ -230,7 +234,9 @@ def evolve(state: State, event: Any) -> State:  # noqa: C901 - one case per even
                 target=target,
             )
             last = tuple(f for d in dice for f in d)
-            return attrs.evolve(state, phase="event", event=prompt, last_dice=last or state.last_dice)
+            return attrs.evolve(
+                state, phase="event", event=prompt, last_dice=last or state.last_dice
+            )
         case EventPaid(seat=seat, pay=pay, reward=reward, building=building):
             ev = state.event
             assert ev is not None
@@ -292,7 +298,9 @@ def evolve(state: State, event: Any) -> State:  # noqa: C901 - one case per even
             return _return_section(state, section)
         case ActionPileReformed(seat=seat, cards=cards):
             p = state.players[seat]
-            return state.with_player(seat, attrs.evolve(p, this_year=tuple(cards or ()), next_year=()))
+            return state.with_player(
+                seat, attrs.evolve(p, this_year=tuple(cards or ()), next_year=())
+            )
         case ActionCardsDrawn(seat=seat, count=count, cards=cards):
             p = state.players[seat]
             drawn = tuple(cards) if cards is not None else p.this_year[:count]
@@ -300,7 +308,9 @@ def evolve(state: State, event: Any) -> State:  # noqa: C901 - one case per even
                 seat, attrs.evolve(p, hand=drawn, this_year=p.this_year[len(drawn) :])
             )
             if seat == state.n - 1:
-                state = attrs.evolve(state, phase="select", choices=SecretChoices.open(range(state.n)))
+                state = attrs.evolve(
+                    state, phase="select", choices=SecretChoices.open(range(state.n))
+                )
             return state
         case ChoiceCommitted(seat=seat, choice=choice):
             return attrs.evolve(state, choices=state.choices.commit(seat, tuple(choice or ())))
@@ -403,13 +413,20 @@ def evolve(state: State, event: Any) -> State:  # noqa: C901 - one case per even
             before = components(uncovered_wooden(state))
             state = attrs.evolve(state, placed=(*placed, (section, mask)), cover=cover | mask)
             state = _set_turn(
-                state, stage="lazy", holding="", moving="", laid=(*t.laid, (section, mask)), before=before
+                state,
+                stage="lazy",
+                holding="",
+                moving="",
+                laid=(*t.laid, (section, mask)),
+                before=before,
             )
             return reconcile(state)
         case MonkPlaced(seat=seat, kind=kind, section=section, building=building, cells=cells):
             state = _place_monk(
                 state,
-                Monk(seat, kind, section=section, building=building, gap=sum(1 << c for c in cells)),
+                Monk(
+                    seat, kind, section=section, building=building, gap=sum(1 << c for c in cells)
+                ),
             )
             if kind in ("grass", "guest") and state.turn is not None and building:
                 areas = state.turn.person_areas | {building_area(building)}
@@ -434,7 +451,9 @@ def evolve(state: State, event: Any) -> State:  # noqa: C901 - one case per even
             state = _pay(state, seat, pay)
             p = state.players[seat]
             sel = None if p.selected == card else p.selected
-            state = state.with_player(seat, attrs.evolve(p, library=(*p.library, card), selected=sel))
+            state = state.with_player(
+                seat, attrs.evolve(p, library=(*p.library, card), selected=sel)
+            )
             others = [b for b in p.library if b != card]
             return _set_turn(state, book=True, stage="rescore", rescore_left=min(2, len(others)))
         case GuestArrived(seat=seat, card=card, pay=pay):

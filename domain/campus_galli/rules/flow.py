@@ -60,7 +60,7 @@ def board_size(state: State) -> int:
     return int(TABLES["board_size"][str(state.level)][state.n - 1])
 
 
-def auto_events(state: State, ctx: Context) -> list[Any]:  # noqa: C901
+def auto_events(state: State, ctx: Context) -> list[Any]:
     phase = state.phase
     if phase == "round_start":
         return [RoundStarted(state.round_no + 1, state.year)]
@@ -170,9 +170,7 @@ def _reveal(state: State, ctx: Context) -> list[Any]:
         dice = tuple((ctx.rng.choice(FACES),) for _ in seats)
         return [TaskRevealed(card_id, "event"), EventStarted(card_id, seats, dice)]
     if k == "epidemic":
-        seats = tuple(
-            s for s in prio if monk_areas(state, s, ("guest",)) & set(card.areas)
-        )
+        seats = tuple(s for s in prio if monk_areas(state, s, ("guest",)) & set(card.areas))
         if not seats:
             return [TaskRevealed(card_id, "discarded")]
         dice = tuple((ctx.rng.choice(FACES), ctx.rng.choice(FACES)) for _ in seats)

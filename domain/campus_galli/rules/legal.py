@@ -72,11 +72,13 @@ def exchanges(state: State, seat: Seat) -> list[Any]:
     out: list[Any] = []
     for give in combinations_with_replacement(COLOURS, 3):
         if all(give.count(c) <= tiles[i] for i, c in enumerate(COLOURS)):
-            out += [ExchangeTiles(give, t) for t in COLOURS if state.tile_supply[COLOURS.index(t)] > 0]
+            out += [
+                ExchangeTiles(give, t) for t in COLOURS if state.tile_supply[COLOURS.index(t)] > 0
+            ]
     return out
 
 
-def legal_commands(state: State, seat: Seat) -> list[Any]:  # noqa: C901
+def legal_commands(state: State, seat: Seat) -> list[Any]:
     if seat not in to_act(state):
         return []
     p = state.players[seat]
@@ -96,7 +98,11 @@ def legal_commands(state: State, seat: Seat) -> list[Any]:  # noqa: C901
     if t.stage == "source":
         assert card is not None
         for source in ("bag", "hut"):
-            opts = bag_options(state, card, source) if source == "bag" else hut_options(state, card, source)
+            opts = (
+                bag_options(state, card, source)
+                if source == "bag"
+                else hut_options(state, card, source)
+            )
             if opts and payments(card_cost(state, t, source), p.tiles):
                 out.append(ChooseSource(source))
         if not out and (state.level == 1 or t.free):
@@ -220,6 +226,8 @@ def _special_commands(state: State, seat: Seat) -> list[Any]:
             out += [SpecialBuyFromHut(s, pay) for pay in payments(cost, p.tiles)]
     for sh in sorted(bag_shapes(state)):
         if legal_placements(state, sh):
-            out += [SpecialBuyFromBag(sh, pay) for pay in payments(("R", "B", "G", "Y", "?"), p.tiles)]
+            out += [
+                SpecialBuyFromBag(sh, pay) for pay in payments(("R", "B", "G", "Y", "?"), p.tiles)
+            ]
     out.append(PassSpecial())
     return out

@@ -126,9 +126,7 @@ def hut_options(state: State, card: ActionCard, source: str) -> list[str]:
 def bag_options(state: State, card: ActionCard, source: str) -> list[str]:
     shapes = bag_shapes(state)
     return sorted(
-        sh
-        for sh in shapes
-        if bag_allows(card, source, sh) and legal_placements(state, sh)
+        sh for sh in shapes if bag_allows(card, source, sh) and legal_placements(state, sh)
     )
 
 
@@ -294,7 +292,9 @@ def satisfied(state: State, seat: Seat, card: TaskCard, turn: Turn) -> bool:
         for sec, m in laid:
             mine = getattr(sec, attr)
             others = {getattr(SECTIONS[o], attr) for o in _adjacent_sections(state, m)}
-            if (mine in card.a and others & set(card.b)) or (mine in card.b and others & set(card.a)):
+            if (mine in card.a and others & set(card.b)) or (
+                mine in card.b and others & set(card.a)
+            ):
                 return True
         return False
     if k == "direction":
