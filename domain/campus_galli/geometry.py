@@ -26,6 +26,9 @@ __all__ = [
 WIDTH = PLAN.width
 HEIGHT = PLAN.height
 ALL_CELLS = range(WIDTH * HEIGHT)
+_FULL = (1 << (WIDTH * HEIGHT)) - 1
+_COL_FIRST = sum(1 << (y * WIDTH) for y in range(HEIGHT))
+_COL_LAST = sum(1 << (y * WIDTH + WIDTH - 1) for y in range(HEIGHT))
 
 
 def cell_xy(cell: int) -> tuple[int, int]:
@@ -46,6 +49,14 @@ def cells_of(mask: int) -> tuple[int, ...]:
         out.append(low.bit_length() - 1)
         mask ^= low
     return tuple(out)
+
+
+def ring_fast(mask: int) -> int:
+    """Cells edge-adjacent to ``mask`` by shifting (no per-cell loop)."""
+    left = (mask >> 1) & ~_COL_LAST
+    right = (mask << 1) & ~_COL_FIRST
+    out = left | right | (mask >> WIDTH) | (mask << WIDTH)
+    return out & _FULL & ~mask
 
 
 def _oriented(
@@ -151,10 +162,7 @@ NEIGHBOUR_MASK: tuple[int, ...] = tuple(mask_of(n) for n in _NEIGHBOURS)
 
 def ring(mask: int) -> int:
     """Cells edge-adjacent to ``mask`` (not including it)."""
-    out = 0
-    for c in cells_of(mask):
-        out |= NEIGHBOUR_MASK[c]
-    return out & ~mask
+    return ring_fast(mask)
 
 
 def components(mask: int) -> tuple[int, ...]:
@@ -166,10 +174,7 @@ def components(mask: int) -> tuple[int, ...]:
         comp = low
         frontier = low
         while frontier:
-            grow = 0
-            for c in cells_of(frontier):
-                grow |= NEIGHBOUR_MASK[c]
-            frontier = grow & rest & ~comp
+            frontier = ring_fast(comp) & rest
             comp |= frontier
         out.append(comp)
         rest &= ~comp

@@ -19,7 +19,7 @@ FACES = ("R", "B", "G", "Y", "WHITE", "BLACK")
 
 
 def popcount(mask: int) -> int:
-    return bin(mask).count("1")
+    return mask.bit_count()
 
 
 @lru_cache(maxsize=64)
