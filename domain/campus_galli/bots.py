@@ -7,7 +7,7 @@ chosen by the best placement they allow; bag draws count the average over the ba
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from ..game import Game
@@ -34,7 +34,7 @@ from .state import State, Turn
 __all__ = ["GreedyBot"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _static(p: Placement) -> tuple[int, int, tuple[int, ...], int]:
     grass = popcount(p.mask & ~ALL_BUILDING_MASK)
     wooden = popcount(p.mask & ALL_BUILDING_MASK)
@@ -216,7 +216,7 @@ def _card_value(state: State, seat: Seat, card_id: str, memo: dict[str, float]) 
 class GreedyBot:
     name = "greedy"
 
-    def choose(self, game: Game[Any, Any, Any], state: Any, seat: Seat, rng: Rng) -> Any:  # noqa: C901
+    def choose(self, game: Game[Any, Any, Any], state: Any, seat: Seat, rng: Rng) -> Any:
         legal = list(game.legal_commands(state, seat))
         if not legal:
             raise LookupError(f"seat {seat} has no legal command")
@@ -272,9 +272,9 @@ class GreedyBot:
         flips = [c for c in legal if isinstance(c, C.FlipBuilding) and c.building]
         if flips:
             return flips[0]
-        for kind in (C.PassSpecial, C.EndTurn, C.DeclareBeg, C.ForfeitBuild):
-            options = [c for c in legal if isinstance(c, kind)]
-            if options:
-                return options[0]
+        for last in (C.PassSpecial, C.EndTurn, C.DeclareBeg, C.ForfeitBuild):
+            fallback = [c for c in legal if isinstance(c, last)]
+            if fallback:
+                return fallback[0]
         others = [c for c in legal if not isinstance(c, C.ExchangeTiles)]
         return rng.choice(others or legal)

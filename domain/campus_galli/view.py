@@ -200,7 +200,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         },
         "special": {
             "order": list(state.special_order),
-            "current": (sorted(to_act(state)) or [None])[0] if state.phase == "special" else None,
+            "current": min(to_act(state), default=None) if state.phase == "special" else None,
         },
         "event": None
         if ev is None

@@ -57,7 +57,7 @@ def mutate(command: Any, rng: random.Random) -> Any:
         return random_command(rng)
     f = rng.choice(fields)
     value = getattr(command, f.name)
-    if isinstance(value, bool) or isinstance(value, int):
+    if isinstance(value, (bool, int)):
         new: Any = rng.randint(-2, 22)
     elif isinstance(value, str):
         new = rng.choice(_STRINGS)

@@ -148,7 +148,7 @@ def test_level2_payment_rules() -> None:
     assert code_of(state, 0, TakeFromHut("H-R-D2", ("B",))) == "wrong_payment"
     assert code_of(state, 0, TakeFromHut("H-R-D2", ("B", "R"))) == "bad_tiles"  # order R, B, G, Y
     state = _level2("L1-R01", (1, 0, 0, 0))
-    state2, events = apply(state, 0, TakeFromHut("H-R-D2", ("R",)))
+    state2, _events = apply(state, 0, TakeFromHut("H-R-D2", ("R",)))
     assert state2.players[0].tiles == (0, 0, 0, 0)
 
 

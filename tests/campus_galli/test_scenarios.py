@@ -119,7 +119,7 @@ def test_lazy_monk_removed_when_gap_closes() -> None:
     with pytest.raises(DomainError) as err:
         apply(state, 1, PlaceSection(1, 7, 1))  # would cover (1,8): a section is there
     assert err.value.code == "occupied"
-    state, events = apply(state, 1, PlaceSection(1, 6, 1))
+    state, _events = apply(state, 1, PlaceSection(1, 6, 1))
     assert not [m for m in state.monks if m.kind == "lazy"]
     assert state.players[0].supply == 14
     assert player_score(state, 0) == 1

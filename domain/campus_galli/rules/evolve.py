@@ -177,6 +177,7 @@ def _turn_or_special(state: State, seat: int, **changes: Any) -> Turn:
 
 
 def evolve(state: State, event: Any) -> State:
+    t: Turn | None
     match event:
         case TaskDeckShuffled(order=order):
             return attrs.evolve(state, task_deck=tuple(order or ()))
@@ -191,12 +192,12 @@ def evolve(state: State, event: Any) -> State:
         case StartingTileDrawn(seat=seat, tile=tile):
             return _gain(state, seat, (*COLOURS, tile), False)
         case GameStarted():
-            used: set[str] = set()
-            for p in state.players:
-                used.update(p.this_year)
-            for pile in state.unfinished:
-                used.update(pile)
-            box = tuple(c for c in ACTIONS if c not in used and ACTIONS[c].level <= state.level)
+            dealt: set[str] = set()
+            for pl in state.players:
+                dealt.update(pl.this_year)
+            for cards_left in state.unfinished:
+                dealt.update(cards_left)
+            box = tuple(c for c in ACTIONS if c not in dealt and ACTIONS[c].level <= state.level)
             return attrs.evolve(state, box=box, phase="round_start", priority=tuple(range(state.n)))
         case RoundStarted(round_no=round_no, year=year):
             return attrs.evolve(state, round_no=round_no, year=year, phase="fill")
@@ -316,7 +317,7 @@ def evolve(state: State, event: Any) -> State:
             return attrs.evolve(state, choices=state.choices.commit(seat, tuple(choice or ())))
         case ChoicesRevealed(choices=choices):
             players = list(state.players)
-            queue = []
+            entries: list[tuple[int, int, str]] = []
             for seat, choice in choices:
                 card = choice[0]
                 p = players[seat]
@@ -327,11 +328,11 @@ def evolve(state: State, event: Any) -> State:
                     next_year=p.next_year + tuple(c for c in p.hand if c != card),
                 )
                 a = ACTIONS[card]
-                queue.append((a.number, seat, "source" if a.kind == "double" else "act"))
+                entries.append((a.number, seat, "source" if a.kind == "double" else "act"))
             return attrs.evolve(
                 state,
                 players=tuple(players),
-                queue=tuple(sorted(queue)),
+                queue=tuple(sorted(entries)),
                 choices=SecretChoices(frozenset()),
                 phase="turns",
                 order=(),
@@ -360,8 +361,8 @@ def evolve(state: State, event: Any) -> State:
             assert t is not None
             if source == "hut" and not t.free:
                 large = ACTIONS[t.card].large
-                queue = tuple(sorted((*state.queue, (large, seat, "hut"))))
-                return attrs.evolve(state, queue=queue, turn=None)
+                requeued = tuple(sorted((*state.queue, (large, seat, "hut"))))
+                return attrs.evolve(state, queue=requeued, turn=None)
             return _set_turn(state, stage="act", source=source)
         case BegDeclared(seat=seat):
             t = state.turn
@@ -487,12 +488,12 @@ def evolve(state: State, event: Any) -> State:
             t = state.turn
             assert t is not None
             p = state.players[seat]
-            used = p.used
+            spent = p.used
             for c in dict.fromkeys((t.selected, t.card)):
                 if c and c not in p.library and c not in p.guests:
-                    used = (*used, c)
+                    spent = (*spent, c)
             if t.via == "action":
-                p = attrs.evolve(p, used=used, selected=None)
+                p = attrs.evolve(p, used=spent, selected=None)
                 state = state.with_player(seat, p)
                 return attrs.evolve(state, turn=None, order=(*state.order, seat))
             nxt = state.special_order.index(seat) + 1
@@ -510,19 +511,19 @@ def evolve(state: State, event: Any) -> State:
                     board.append((c, status))
                 elif status in ("brown", "event"):
                     discard.append(c)
-            players = tuple(attrs.evolve(p, passed=False, begged=False) for p in state.players)
+            reset = tuple(attrs.evolve(pl, passed=False, begged=False) for pl in state.players)
             state = attrs.evolve(
                 state,
                 board=tuple(board),
                 task_discard=tuple(discard),
-                players=players,
+                players=reset,
                 queue=(),
                 beg_queue=(),
                 priority=state.order or state.priority,
                 special_order=(),
                 special_next=0,
             )
-            if all(not p.this_year for p in players):
+            if all(not pl.this_year for pl in reset):
                 if state.year == 1:
                     return attrs.evolve(state, year=2, phase="round_start")
                 return attrs.evolve(state, phase="scoring")

@@ -167,7 +167,7 @@ def _reveal(state: State, ctx: Context) -> list[Any]:
         seats = tuple(s for s in prio if state.players[s].library)
         if not seats:
             return [TaskRevealed(card_id, "discarded")]
-        dice = tuple((ctx.rng.choice(FACES),) for _ in seats)
+        dice: tuple[tuple[str, ...], ...] = tuple((ctx.rng.choice(FACES),) for _ in seats)
         return [TaskRevealed(card_id, "event"), EventStarted(card_id, seats, dice)]
     if k == "epidemic":
         seats = tuple(s for s in prio if monk_areas(state, s, ("guest",)) & set(card.areas))

@@ -230,8 +230,8 @@ def master_builder_allowed(section: str, mask: int) -> bool:
 def new_gaps(state: State, turn: Turn) -> tuple[int, ...]:
     before = set(turn.before)
     laid = 0
-    for _, m in turn.laid:
-        laid |= m
+    for _, lm in turn.laid:
+        laid |= lm
     near = ring(laid)
     monked = 0
     for m in state.monks:
