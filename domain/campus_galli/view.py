@@ -24,8 +24,11 @@ from .state import State
 __all__ = ["card_info", "hidden_values", "redact", "view"]
 
 
+_XY = [list(cell_xy(c)) for c in range(21 * 14)]
+
+
 def _xy(cells: Any) -> list[list[int]]:
-    return [list(cell_xy(c)) for c in cells]
+    return [_XY[c] for c in cells]
 
 
 def _tiles(t: tuple[int, ...]) -> dict[str, int]:
@@ -229,7 +232,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         out["this_year"] = [show(p.this_year) for p in state.players]
         out["unfinished_piles"] = [show(c) for c in state.unfinished]
     shown.update(h for h in state.hut)
-    out["cards"] = {c: card_info(c) for c in sorted(shown) if c in ACTIONS or c in TASKS}
+    # The cached descriptions are shared, not copied: views are serialised, never mutated.
+    out["cards"] = {c: _card_info(c) for c in sorted(shown) if c in ACTIONS or c in TASKS}
     return out
 
 
