@@ -126,6 +126,7 @@ def check_no_leak(state: State, events: list[Any]) -> None:
 
 def check_codec(events: list[Any]) -> None:
     for e in events:
+        assert GAME.describe(GAME.redact(e, SPECTATOR)), "every event has a log line"
         data = orjson.loads(orjson.dumps(CODEC.encode_event(e)))
         assert CODEC.decode_event(type(e).__name__, data) == e
 
