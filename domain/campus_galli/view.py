@@ -80,6 +80,19 @@ def card_info(card: str) -> dict[str, Any]:
     return dict(_card_info(card))
 
 
+_PLAN = {
+    "width": PLAN.width,
+    "height": PLAN.height,
+    # '.' grass, 'T' tree, a letter = a space of that building.
+    "terrain": list(PLAN.terrain),
+    # Per cell: "R"/"B"/"G"/"Y" for a coloured symbol, else null.
+    "symbols": [
+        [PLAN.symbols.get(y * PLAN.width + x) for x in range(PLAN.width)]
+        for y in range(PLAN.height)
+    ],
+    "north_tower": _xy(sorted(PLAN.tower)),
+}
+
 _BUILDINGS = {
     b: {
         "letter": b,
@@ -142,6 +155,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "round": state.round_no,
         "year": state.year,
         "to_act": sorted(to_act(state)),
+        "plan": _PLAN,
         "buildings": [
             {
                 **_BUILDINGS[b],

@@ -44,3 +44,9 @@ def test_greedy_scores_higher_than_random_solo_cooperative() -> None:
         greedy += g.team_score
         random += r.team_score
     assert greedy > random, f"greedy {greedy / games:.1f} vs random {random / games:.1f}"
+
+
+def test_registered_in_the_default_registry() -> None:
+    from domain.registry import default_registry
+
+    assert default_registry()["campus-galli"].game is GAME

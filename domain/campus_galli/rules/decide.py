@@ -44,7 +44,7 @@ from ..geometry import geometry_problem, placement
 from ..state import State, Turn
 from .evolve import PILES, evolve
 from .flow import auto_events, special_seat
-from .legal import legal_commands, to_act
+from .legal import EXCHANGE_STAGES, legal_commands, to_act
 from .queries import (
     ALL_LETTERS,
     BUILDING_MASK,
@@ -192,8 +192,8 @@ def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
         case C.ExchangeTiles(give=give, take=take):
             if state.level == 1:
                 raise RuleViolation("there are no tiles in level I", code="no_tiles")
-            if t.stage not in ("source", "act") or t.free:
-                raise _wrong("tiles are exchanged before you carry out your action")
+            if t.stage not in EXCHANGE_STAGES:
+                raise _wrong("tiles are exchanged during your own turn, not while begging")
             _exchange_checks(state, seat, give, take)
             return [TilesExchanged(seat, give, take)]
         case C.DeclareBeg():

@@ -51,7 +51,10 @@ from .queries import (
     take_choices,
 )
 
-__all__ = ["legal_commands", "to_act"]
+__all__ = ["EXCHANGE_STAGES", "legal_commands", "to_act"]
+
+EXCHANGE_STAGES = ("source", "act", "place", "flip", "rescore", "alms")
+"""Turn stages where a 3-for-1 exchange is offered ("At any point during your turn")."""
 
 
 def to_act(state: State) -> frozenset[Seat]:
@@ -91,8 +94,9 @@ def legal_commands(state: State, seat: Seat) -> list[Any]:
         return _special_commands(state, seat)
     card = ACTIONS[t.card] if t.card else None
     out: list[Any] = []
-    if t.stage in ("source", "act") and state.level > 1 and not t.free:
+    if state.level > 1 and t.stage in EXCHANGE_STAGES:
         out += exchanges(state, seat)
+    if t.stage in ("source", "act") and state.level > 1 and not t.free:
         if card is not None and card.kind != "angel":
             out.append(DeclareBeg())
     if t.stage == "source":
@@ -105,7 +109,9 @@ def legal_commands(state: State, seat: Seat) -> list[Any]:
             )
             if opts and payments(card_cost(state, t, source), p.tiles):
                 out.append(ChooseSource(source))
-        if not out and (state.level == 1 or t.free):
+        if not any(isinstance(c, ChooseSource | DeclareBeg) for c in out) and (
+            state.level == 1 or t.free
+        ):
             out.append(ForfeitBuild())
         return out
     if t.stage == "act":
@@ -138,19 +144,21 @@ def legal_commands(state: State, seat: Seat) -> list[Any]:
     if t.stage == "place":
         shape = SECTIONS[t.holding].shape
         return [
-            PlaceSection(pl.x, pl.y, pl.orientation)
-            for pl in legal_placements(state, shape, t.moving)
+            *out,
+            *(
+                PlaceSection(pl.x, pl.y, pl.orientation)
+                for pl in legal_placements(state, shape, t.moving)
+            ),
         ]
     if t.stage == "flip":
-        return [FlipBuilding(b) for b in ALL_LETTERS if b not in state.construction] + [
-            FlipBuilding("")
-        ]
+        flips = [FlipBuilding(b) for b in ALL_LETTERS if b not in state.construction]
+        return [*out, *flips, FlipBuilding("")]
     if t.stage == "rescore":
         for c in rescore_candidates(state):
             out += [Rescore(c, tile) for tile in reward_options(ACTIONS[c])]
         return [*out, EndTurn()]
     if t.stage == "alms":
-        return [ChooseTiles(c) for c in take_choices(state.tile_supply, 2)]
+        return [*out, *(ChooseTiles(c) for c in take_choices(state.tile_supply, 2))]
     if t.stage == "beg":
         return [Beg(c) for c in take_choices(state.tile_supply, 2)]
     return []
