@@ -96,9 +96,9 @@ def legal_commands(state: State, seat: Seat) -> list[Any]:
     out: list[Any] = []
     if state.level > 1 and t.stage in EXCHANGE_STAGES:
         out += exchanges(state, seat)
-    if t.stage in ("source", "act") and state.level > 1 and not t.free:
-        if card is not None and card.kind != "angel":
-            out.append(DeclareBeg())
+    can_beg = card is not None and card.kind != "angel" and not t.free
+    if t.stage in ("source", "act") and state.level > 1 and can_beg:
+        out.append(DeclareBeg())
     if t.stage == "source":
         assert card is not None
         for source in ("bag", "hut"):
