@@ -70,7 +70,10 @@ class BuildingFlipped:
 
 @attrs.frozen
 class DuesPaid:
+    """All tiles go back to the supply; ``kept`` (one of each colour in stock) comes back."""
+
     seat: Seat
+    kept: tuple[str, ...] = ("R", "B", "G", "Y")
 
 
 @attrs.frozen

@@ -105,3 +105,20 @@ def test_fire_lose_a_book_or_pay() -> None:
     if pays:
         paid, _ = apply(state, 0, pays[0])
         assert "T3-01" in paid.players[0].fulfilled
+
+
+def test_dues_returns_everything_and_gives_one_of_each() -> None:
+    state = fixture(2, 2, [], "L1-R01")
+    state = state.with_player(0, attrs.evolve(state.players[0], selected=None, tiles=(5, 3, 0, 0)))
+    state = state.with_player(1, attrs.evolve(state.players[1], tiles=(7, 0, 0, 0)))
+    state = attrs.evolve(
+        state,
+        phase="fill",
+        turn=None,
+        task_deck=("T2-01", "T1-09", "T1-10", "T1-11", "T1-12", "T1-13"),
+        tile_supply=(0, 9, 12, 12),
+    )
+    state, events = advance(state, [], Context.seeded("dues"))
+    assert state.players[0].tiles == (1, 1, 1, 1)  # 8 tiles: "more than 7"
+    assert state.players[1].tiles == (7, 0, 0, 0)  # 7 tiles: untouched
+    assert state.tile_supply == (4, 11, 11, 11)

@@ -221,11 +221,12 @@ def evolve(state: State, event: Any) -> State:
             return state
         case FlipDeclined():
             return _after_flip_prompt(state)
-        case DuesPaid(seat=seat):
+        case DuesPaid(seat=seat, kept=kept):
             p = state.players[seat]
-            supply = tuple(s + t - 1 for s, t in zip(state.tile_supply, p.tiles, strict=True))
+            supply = tuple(s + t for s, t in zip(state.tile_supply, p.tiles, strict=True))
             state = attrs.evolve(state, tile_supply=supply)
-            return state.with_player(seat, attrs.evolve(p, tiles=(1, 1, 1, 1)))
+            state = state.with_player(seat, attrs.evolve(p, tiles=(0, 0, 0, 0)))
+            return _gain(state, seat, kept, False)
         case EventStarted(card=card, seats=seats, dice=dice, target=target):
             prompt = EventPrompt(
                 card=card,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...randomness import Context
-from ..content import ACTIONS, SECTIONS, TABLES, TASKS
+from ..content import ACTIONS, COLOURS, SECTIONS, TABLES, TASKS
 from ..events import (
     ActionCardsDrawn,
     ActionPileReformed,
@@ -154,7 +154,13 @@ def _reveal(state: State, ctx: Context) -> list[Any]:
     if card.border == "brown":
         out: list[Any] = [TaskRevealed(card_id, "brown")]
         if k == "dues":
-            out += [DuesPaid(s) for s in prio if sum(state.players[s].tiles) > 7]
+            for s in prio:
+                tiles = state.players[s].tiles
+                if sum(tiles) > 7:
+                    # Supply after the return; a colour nobody left in stock is not given.
+                    back = tuple(sup + t for sup, t in zip(state.tile_supply, tiles, strict=True))
+                    kept = tuple(c for i, c in enumerate(COLOURS) if back[i] > 0)
+                    out.append(DuesPaid(s, kept))
         else:
             pool = "guests" if k == "feast" else "library"
             seats = tuple(s for s in prio if getattr(state.players[s], pool))
