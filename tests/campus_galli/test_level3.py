@@ -118,7 +118,7 @@ def test_dues_returns_everything_and_gives_one_of_each() -> None:
         task_deck=("T2-01", "T1-09", "T1-10", "T1-11", "T1-12", "T1-13"),
         tile_supply=(0, 9, 12, 12),
     )
-    state, events = advance(state, [], Context.seeded("dues"))
+    state, _events = advance(state, [], Context.seeded("dues"))
     assert state.players[0].tiles == (1, 1, 1, 1)  # 8 tiles: "more than 7"
     assert state.players[1].tiles == (7, 0, 0, 0)  # 7 tiles: untouched
     assert state.tile_supply == (4, 11, 11, 11)
