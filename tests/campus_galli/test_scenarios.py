@@ -355,3 +355,18 @@ def test_cooperative_penalties() -> None:
 )
 def test_tile_sets_take_the_best_partition(tiles: tuple[int, ...], points: int) -> None:
     assert tile_set_points(tiles) == points
+
+
+def test_cg06_brown_card_is_discarded_at_tidy_up() -> None:
+    from domain.bots import RandomBot
+    from domain.randomness import Rng
+
+    top = ["T2-01", "T1-09", "T1-10", "T1-11", "T1-12", "T1-13"]
+    state = setup_with_deck(2, 2, "competitive", top)
+    rng, bot, step = Rng(3), RandomBot(), 0
+    while state.round_no == 1 or state.phase != "select":
+        seat = min(GAME.to_act(state))
+        state, _ = apply(state, seat, bot.choose(GAME, state, seat, rng), f"r{step}")
+        step += 1
+    assert "T2-01" in state.task_discard
+    assert "T1-13" in [c for c, _ in state.board]
