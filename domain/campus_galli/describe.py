@@ -54,9 +54,9 @@ def describe(event: Any) -> str:
         case E.ActionCardsDrawn(seat=s, count=n):
             return f"{_p(s)} draws {n} action cards"
         case ChoiceCommitted(seat=s):
-            return f"{_p(s)} selects an action card"
+            return f"{_p(s)} makes a secret choice"
         case ChoicesRevealed(choices=choices):
-            return "Revealed: " + ", ".join(f"{_p(s)} {c[0]}" for s, c in choices)
+            return "Revealed: " + ", ".join(f"{_p(s)} {' '.join(c)}" for s, c in choices)
         case E.TurnStarted(seat=s, card=c, stage=st):
             return f"{_p(s)}'s turn with {c}" + (" (begging)" if st == "beg" else "")
         case E.SourceChosen(seat=s, source=src):

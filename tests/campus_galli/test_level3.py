@@ -122,3 +122,26 @@ def test_dues_returns_everything_and_gives_one_of_each() -> None:
     assert state.players[0].tiles == (1, 1, 1, 1)  # 8 tiles: "more than 7"
     assert state.players[1].tiles == (7, 0, 0, 0)  # 7 tiles: untouched
     assert state.tile_supply == (4, 11, 11, 11)
+
+
+def test_fire_answers_are_secret_until_everyone_has_answered() -> None:
+    state = fixture(3, 2, [], "L1-R01")
+    for s, book in ((0, "L2-BK01"), (1, "L2-BK02")):
+        player = attrs.evolve(state.players[s], library=(book,), selected=None)
+        state = state.with_player(s, player)
+    state = attrs.evolve(
+        state,
+        phase="fill",
+        turn=None,
+        task_deck=("T3-01", "T1-09", "T1-10", "T1-11", "T1-12", "T1-13", "T1-14"),
+        tile_supply=(12, 12, 12, 12),
+    )
+    state, _ = advance(state, [], Context.seeded("fire2"))
+    assert GAME.to_act(state) == {0, 1}
+    state, events = apply(state, 1, DeclineEvent("L2-BK02"))
+    assert GAME.redact(events[0], seat_viewer(0)).choice is None
+    assert state.players[1].library == ("L2-BK02",)  # not applied before the reveal
+    assert GAME.to_act(state) == {0}
+    state, events = apply(state, 0, DeclineEvent("L2-BK01"))
+    assert state.players[0].library == () and state.players[1].library == ()
+    assert state.phase == "select"

@@ -44,7 +44,7 @@ from ..geometry import geometry_problem, placement
 from ..state import State, Turn
 from .evolve import PILES, evolve
 from .flow import auto_events, special_seat
-from .legal import EXCHANGE_STAGES, legal_commands, to_act
+from .legal import EXCHANGE_STAGES, SIMULTANEOUS_EVENTS, legal_commands, to_act
 from .queries import (
     ALL_LETTERS,
     BUILDING_MASK,
@@ -150,6 +150,8 @@ def decide(state: State, seat: Seat, command: Any, ctx: Context) -> list[Any]:
         events = _select(state, seat, command)
     else:
         if seat not in to_act(state):
+            if state.phase == "event" and seat in state.choices.committed_seats:
+                raise RuleViolation("you have already answered this event", code="already_answered")
             if state.phase == "select":
                 raise RuleViolation(
                     "you have already selected your action card this round", code="already_selected"
@@ -411,13 +413,9 @@ def _event(state: State, seat: Seat, cmd: Any) -> list[Any]:
                 "that is not what the event asks you to spend (or you lack the tiles)",
                 "wrong_payment",
             )
-            if ev.kind in ("fire", "epidemic"):
-                reward = "card" if ev.successes == 0 else "coop"
-            elif ev.kind == "collapse":
-                reward = "card"
-            else:
-                reward = "monk"
-            return [EventPaid(seat, pay, reward, building)]
+            if ev.kind in SIMULTANEOUS_EVENTS:
+                return _answer(state, seat, ("pay", building, *pay))
+            return [EventPaid(seat, pay, "card", building)]
         case C.DeclineEvent(lose=lose) if ev.kind not in ("feast", "study"):
             _listed(
                 state,
@@ -426,8 +424,33 @@ def _event(state: State, seat: Seat, cmd: Any) -> list[Any]:
                 "name a book (fire) or a building with your guest monk (epidemic) to lose",
                 "bad_loss",
             )
+            if ev.kind in SIMULTANEOUS_EVENTS:
+                return _answer(state, seat, ("decline", lose))
             return [EventDeclined(seat, lose)]
     raise _wrong(f"answer the {TASKS[ev.card].kind.replace('_', ' ')} card first")
+
+
+def _answer(state: State, seat: Seat, answer: tuple[str, ...]) -> list[Any]:
+    """Fire, epidemic and new arrivals are answered secretly and applied together (DD-22)."""
+    ev = state.event
+    assert ev is not None
+    choices = state.choices.commit(seat, answer)
+    events: list[Any] = [ChoiceCommitted(seat, answer)]
+    if not choices.complete:
+        return events
+    events.append(choices.revealed())
+    successes = ev.successes
+    for s in ev.queue:  # priority order: the first success takes the card itself
+        a = choices.choice_of(s) or ("decline", "")
+        if a[0] == "pay":
+            reward = "card" if successes == 0 else "coop"
+            successes += 1
+            if ev.kind == "new_arrivals":
+                reward = "monk"
+            events.append(EventPaid(s, tuple(a[2:]), reward, a[1]))
+        else:
+            events.append(EventDeclined(s, a[1]))
+    return events
 
 
 def _special(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:

@@ -236,9 +236,13 @@ def evolve(state: State, event: Any) -> State:
                 target=target,
             )
             last = tuple(f for d in dice for f in d)
-            return attrs.evolve(
+            state = attrs.evolve(
                 state, phase="event", event=prompt, last_dice=last or state.last_dice
             )
+            if prompt.kind in ("fire", "epidemic", "new_arrivals"):
+                # Answered secretly and applied together (DD-22).
+                state = attrs.evolve(state, choices=SecretChoices.open(seats))
+            return state
         case EventPaid(seat=seat, pay=pay, reward=reward, building=building):
             ev = state.event
             assert ev is not None
@@ -316,6 +320,8 @@ def evolve(state: State, event: Any) -> State:
             return state
         case ChoiceCommitted(seat=seat, choice=choice):
             return attrs.evolve(state, choices=state.choices.commit(seat, tuple(choice or ())))
+        case ChoicesRevealed() if state.phase == "event":
+            return attrs.evolve(state, choices=SecretChoices(frozenset()))
         case ChoicesRevealed(choices=choices):
             players = list(state.players)
             entries: list[tuple[int, int, str]] = []

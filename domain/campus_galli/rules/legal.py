@@ -51,7 +51,10 @@ from .queries import (
     take_choices,
 )
 
-__all__ = ["EXCHANGE_STAGES", "legal_commands", "to_act"]
+__all__ = ["EXCHANGE_STAGES", "SIMULTANEOUS_EVENTS", "legal_commands", "to_act"]
+
+SIMULTANEOUS_EVENTS = ("fire", "epidemic", "new_arrivals")
+"""Events every concerned player answers at once, secretly (DD-22)."""
 
 EXCHANGE_STAGES = ("source", "act", "place", "flip", "rescore", "alms")
 """Turn stages where a 3-for-1 exchange is offered ("At any point during your turn")."""
@@ -61,6 +64,8 @@ def to_act(state: State) -> frozenset[Seat]:
     if state.phase == "select":
         return state.choices.waiting_on
     if state.phase == "event" and state.event is not None and state.event.queue:
+        if state.event.kind in SIMULTANEOUS_EVENTS:
+            return state.choices.waiting_on
         return frozenset({state.event.queue[0]})
     if state.phase in ("turns", "special"):
         if state.turn is not None:
