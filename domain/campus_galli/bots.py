@@ -15,7 +15,7 @@ from ..randomness import Rng
 from ..viewers import Seat
 from . import commands as C
 from .content import ACTIONS, COLOURS, SECTIONS, TASKS
-from .geometry import CANDIDATES, NEIGHBOUR_MASK, Placement, ring_fast
+from .geometry import Placement, ring_fast
 from .rules.queries import (
     ALL_BUILDING_MASK,
     BUILDING_MASK,
@@ -40,9 +40,6 @@ def _static(p: Placement) -> tuple[int, int, tuple[int, ...], int]:
     wooden = popcount(p.mask & ALL_BUILDING_MASK)
     syms = tuple(popcount(p.mask & SYMBOL_MASK[c]) for c in COLOURS)
     return grass, wooden, syms, ring_fast(p.mask)
-
-
-_ = (CANDIDATES, NEIGHBOUR_MASK)
 
 
 def _small_gaps(unc: int, mask: int, near: int) -> int:

@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from ...simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
-from ..content import ACTIONS, COLOURS, PLAN, SECTIONS, TABLES, TASKS
+from ..content import ACTIONS, COLOURS, SECTIONS, TASKS
 from ..events import (
     ActionCardsDrawn,
     ActionPileFormed,
@@ -54,7 +54,7 @@ from ..events import (
     UnfinishedTaken,
 )
 from ..geometry import components
-from ..state import CI, EventPrompt, Monk, State, Turn, add_tiles
+from ..state import EventPrompt, Monk, State, Turn, add_tiles
 from .queries import ALL_LETTERS, building_area, popcount, uncovered_wooden
 
 PILES = ("R", "B", "G", "Y")
@@ -562,4 +562,3 @@ def _after_flip_prompt(state: State) -> State:
 
 
 __all__ = ["PILES", "evolve", "reconcile"]
-_ = (PLAN, TABLES, CI)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...randomness import Context
-from ..content import ACTIONS, COLOURS, SECTIONS, TABLES, TASKS
+from ..content import ACTIONS, COLOURS, TABLES, TASKS
 from ..events import (
     ActionCardsDrawn,
     ActionPileReformed,
@@ -228,6 +228,3 @@ def _draw(state: State, ctx: Context) -> list[Any]:
             n = len(pile)
         out.append(ActionCardsDrawn(seat, n, tuple(pile[:n])))
     return out
-
-
-_ = SECTIONS

@@ -7,7 +7,7 @@ from itertools import combinations_with_replacement
 
 from ...viewers import Seat
 from ..content import ACTIONS, COLOURS, PLAN, SECTIONS, TABLES, TASKS, ActionCard, TaskCard
-from ..geometry import CANDIDATES, Placement, cells_of, components, ring
+from ..geometry import CANDIDATES, Placement, components, ring
 from ..state import CI, State, Turn
 
 BUILDING_MASK = {letter: b.mask for letter, b in PLAN.buildings.items()}
@@ -419,7 +419,3 @@ def pigment(level: int, score: int) -> tuple[str, str, bool]:
         if score >= row[0]:
             band = row
     return str(band[1]), str(band[2]), bool(band[3])
-
-
-def cells_list(mask: int) -> tuple[int, ...]:
-    return cells_of(mask)
