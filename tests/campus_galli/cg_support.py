@@ -102,8 +102,9 @@ def check_invariants(state: State) -> None:
     assert sorted(tasks) == sorted(t for t, c in TASKS.items() if c.level <= level), "tasks"
 
 
-# Every secret id (action card, task card) has this form, so one scan finds them all.
-_ID = re.compile(r"[A-Z0-9]+(?:-[A-Z0-9]+)+")
+# Every secret id (action card L1-X01/ANG-1, task card T1-01) has this form, so one scan
+# finds them all.
+_ID = re.compile(r"(?:L[123]-[A-Z]+\d\d|ANG-\d|T[123]-\d\d)")
 
 
 def viewers(n: int) -> list[Viewer]:

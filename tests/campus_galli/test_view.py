@@ -30,3 +30,11 @@ def test_view_shape_and_secrets() -> None:
     text = orjson.dumps(spectator).decode()
     for card in state.players[0].hand:
         assert card not in text
+
+
+def test_leak_scanner_recognises_every_secret_id() -> None:
+    from cg_support import _ID
+
+    from domain.campus_galli.content import ACTIONS, TASKS
+
+    assert all(_ID.fullmatch(i) for i in [*ACTIONS, *TASKS])
