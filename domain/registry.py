@@ -50,5 +50,7 @@ def default_registry() -> dict[str, GameType]:
     """Every game this build ships. Imported lazily so the domain kernel stays light."""
     from . import highcard
 
-    types = [highcard.GAME_TYPE]
+    from . import road_to_enlightenment
+
+    types = [highcard.GAME_TYPE, road_to_enlightenment.GAME_TYPE]
     return make_registry(*types)
