@@ -50,7 +50,6 @@ def default_registry() -> dict[str, GameType]:
     """Every game this build ships. Imported lazily so the domain kernel stays light."""
     from . import highcard
 
-    from . import road_to_enlightenment
-
-    types = [highcard.GAME_TYPE, road_to_enlightenment.GAME_TYPE]
+    types = [highcard.GAME_TYPE]
+    types.append(__import__("domain.road_to_enlightenment", fromlist=["GAME_TYPE"]).GAME_TYPE)
     return make_registry(*types)

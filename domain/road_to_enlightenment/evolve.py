@@ -251,7 +251,7 @@ def _turn_began(state: State, e: TurnBegan) -> State:
         )
         for p in state.players
     )
-    return replace(state, players=players, turn=e.turn, p3=())
+    return replace(state, players=players, turn=e.turn, p3=(), census=())
 
 
 def _choices_revealed(state: State, e: ChoicesRevealed) -> State:
@@ -295,7 +295,7 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     MedallionTaken: _medallion,
     ReligionShifted: lambda s, e: replace(s, religion=e.to),
     CensusJoined: lambda s, e: replace(s, census=(*s.census, e.seat)),
-    CensusResolved: lambda s, e: replace(s, census=()),
+    CensusResolved: lambda s, e: s,
     ShortfallSet: lambda s, e: replace(s, shortfall=e.shortfall),
     TurnOrderSet: lambda s, e: replace(s, order=e.order),
     ScoringApplied: lambda s, e: s,

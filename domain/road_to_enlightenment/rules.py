@@ -771,8 +771,6 @@ def census_phase(tx: Tx) -> None:
         resolve_census(tx, kind)
     for seat in tx.state.census:
         exhaust(tx, seat, tx.state.players[seat].slots[1], "slot2")
-    if tx.state.census or kind in ("SCIENCE", "ART", "RELIGION"):
-        tx.emit(CensusResolved(kind, (), ()))
     phase3(tx)
 
 

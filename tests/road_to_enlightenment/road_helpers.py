@@ -1,0 +1,151 @@
+"""Shared helpers for the Road to Enlightenment tests (a plain module: unique name on purpose)."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+from typing import Any
+
+import orjson
+
+from domain.bots import RandomBot
+from domain.randomness import Context, Rng
+from domain.road_to_enlightenment import GAME
+from domain.road_to_enlightenment.content import content
+from domain.road_to_enlightenment.state import State, replace
+from domain.viewers import SPECTATOR, Viewer
+from protocol.codec import GameCodec
+
+CODEC = GameCodec(GAME)
+CARD_RE = re.compile(r"re-[A-Z][A-Z0-9]{2}")
+
+
+def playout_count(default: int) -> int:
+    """``CLOISTER_PLAYOUTS`` is a multiplier of the default count (e.g. 100 for a soak)."""
+    return default * int(os.environ.get("CLOISTER_PLAYOUTS", "1"))
+
+
+def new_game(players: int = 3, length: str = "short", seed: int | str = 1) -> tuple[State, list[Any]]:
+    state = GAME.initial_state({"players": players, "length": length})
+    events = list(GAME.setup(state, Context.seeded(seed)))
+    for e in events:
+        state = GAME.evolve(state, e)
+    return state, events
+
+
+def act(state: State, seat: int, command: Any, seed: int | str = 0) -> tuple[State, list[Any]]:
+    events = list(GAME.decide(state, seat, command, Context.seeded(seed)))
+    for e in events:
+        state = GAME.evolve(state, e)
+    return state, events
+
+
+def set_player(state: State, seat: int, **changes: Any) -> State:
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)
+    return replace(state, players=tuple(players))
+
+
+def all_cards(state: State) -> Counter[str]:
+    cards: Counter[str] = Counter()
+    for zone in (*state.piles.values(), *state.rows.values(), state.box, state.vault):
+        cards.update(zone)
+    for p in state.players:
+        for zone in (p.hand, p.deck, p.discard, p.mat, p.aside, p.peek, *p.slots):
+            cards.update(zone)
+    if state.combat is not None:
+        cards.update(state.combat.def_cards)
+    return cards
+
+
+def check_invariants(state: State, settled: bool = False) -> None:
+    cards = all_cards(state)
+    assert set(cards) == set(content().luminaries), "a luminary was lost or invented"
+    assert all(n == 1 for n in cards.values()), "a luminary is in two places"
+    cities = content().cities
+    for city, occ in state.occupant.items():
+        assert city in cities
+        assert occ != cities[city].home, "a disk on its own home city"
+        assert state.seat_of(occ) >= 0, "a disk of a nation that no player controls"
+    for p in state.players:
+        assert p.coins >= 0, f"seat {p.seat} has negative coins"
+        assert 0 <= p.sci <= 16 and 0 <= p.art <= 16
+        if not p.eliminated:
+            for c in p.plan:
+                assert c[0] in p.hand
+    if not settled:
+        return
+    # Within one track move several markers shift one event at a time; check between commands.
+    positions = [(p.sci, "s") for p in state.players if not p.eliminated and p.sci] + [
+        (p.art, "a") for p in state.players if not p.eliminated and p.art
+    ]
+    assert len(positions) == len(set(positions)), "two markers share a track space"
+    for m, s in state.medallions.items():
+        assert not state.players[s].eliminated
+
+
+def viewers(state: State) -> list[Viewer]:
+    return [SPECTATOR, *(Viewer(seat=s) for s in range(len(state.players)))]
+
+
+def leaked(text: str, hidden: frozenset[str]) -> set[str]:
+    return {m for m in CARD_RE.findall(text) if m in hidden}
+
+
+def check_no_leak(state: State, events: list[Any], views: bool) -> None:
+    for viewer in viewers(state):
+        hidden = GAME.hidden_values(state, viewer)
+        for e in events:
+            r = GAME.redact(e, viewer)
+            if r is None:
+                continue
+            text = orjson.dumps(CODEC.encode_event(r)).decode()
+            bad = leaked(text, hidden)
+            assert not bad, f"{viewer} sees {bad} in {type(e).__name__}"
+        if views:
+            text = orjson.dumps(GAME.view(state, viewer)).decode()
+            bad = leaked(text, hidden)
+            assert not bad, f"{viewer} sees {bad} in the view"
+
+
+def random_playout(
+    players: int,
+    length: str,
+    seed: int,
+    *,
+    check: bool = True,
+    leak_every: int = 1,
+    bots: dict[int, Any] | None = None,
+    cap: int = 60_000,
+) -> tuple[State, list[Any]]:
+    """Play to the end with random bots (or ``bots`` by seat); check after every event."""
+    state, log = new_game(players, length, seed)
+    initial = GAME.initial_state({"players": players, "length": length})
+    rng = Rng(f"bots:{seed}")
+    bot = RandomBot()
+    steps = 0
+    while not GAME.is_terminal(state):
+        assert steps < cap, "the game did not terminate"
+        waiting = sorted(GAME.to_act(state))
+        assert waiting, "deadlock: nobody to act"
+        seat = rng.choice(waiting)
+        chooser = (bots or {}).get(seat, bot)
+        command = chooser.choose(GAME, state, seat, rng)
+        events = list(GAME.decide(state, seat, command, Context.seeded(f"{seed}:{steps}")))
+        for e in events:
+            state = GAME.evolve(state, e)
+            if check:
+                check_invariants(state)
+        if check:
+            check_invariants(state, settled=True)
+        if check and leak_every and steps % leak_every == 0:
+            check_no_leak(state, events, views=True)
+        log.extend(events)
+        steps += 1
+    if check:
+        replayed = initial
+        for e in log:
+            replayed = GAME.evolve(replayed, e)
+        assert replayed == state, "folding the log again gives another state"
+    return state, log
