@@ -58,7 +58,7 @@ __all__ = ["RoadToEnlightenment"]
 
 
 def _normalise(command: Any) -> Any:
-    """Sort card lists, whose order carries no meaning ("the order ... does not matter")."""
+    """The canonical form: card lists sorted (their order carries no meaning)."""
     changes = {}
     for name in ("cards", "favorites"):
         value = getattr(command, name, None)
@@ -109,14 +109,16 @@ class RoadToEnlightenment(GameBase):
             raise NotYourTurn(f"the game is not waiting for {state.players[seat].nation} now")
         legal = legal_commands(state, seat)
         try:
-            cmd = _normalise(command)
-            accepted = cmd in legal
+            accepted = command in legal
+            canonical = _normalise(command)
         except Exception:  # malformed field values that cannot even be compared
             raise InvalidCommand("malformed command") from None
         if not accepted:
-            raise diagnose(state, seat, cmd)
+            if canonical != command and canonical in legal:
+                raise InvalidCommand("list the cards in sorted order", code="unsorted_cards")
+            raise diagnose(state, seat, command)
         tx = rules.Tx(state, ctx.rng)
-        self._apply(tx, seat, cmd)
+        self._apply(tx, seat, command)
         return tx.events
 
     def _apply(self, tx: rules.Tx, seat: int, cmd: Any) -> None:

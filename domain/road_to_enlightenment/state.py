@@ -17,22 +17,18 @@ from .content import NEU, content
 __all__ = ["Combat", "Player", "Stage", "State", "pair_key", "replace"]
 
 T = TypeVar("T")
-_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def replace(inst: T, **changes: Any) -> T:
-    """``attrs.evolve`` without its per-call introspection; folding calls this a lot.
+    """``attrs.evolve`` at the cost of a dict copy; folding calls this a lot.
 
-    Only for the frozen, validator-free classes of this package.
+    Only for the frozen, validator-free, dict-backed (``slots=False``) classes of this
+    package: the copy bypasses ``__init__`` and the frozen ``__setattr__`` on purpose.
     """
-    cls = type(inst)
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(a.name for a in attrs.fields(cls))
-    new = object.__new__(cls)
-    setter = object.__setattr__
-    for name in names:
-        setter(new, name, changes[name] if name in changes else getattr(inst, name))
+    new = object.__new__(type(inst))
+    d = new.__dict__
+    d.update(inst.__dict__)
+    d.update(changes)
     return new
 
 
@@ -55,7 +51,7 @@ class Stage:
     waiting: tuple[int, ...] = ()
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Player:
     seat: int
     nation: str
@@ -82,7 +78,7 @@ class Player:
     russia_used: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Combat:
     """An attack in progress (§7.2). All of it is public."""
 
@@ -109,7 +105,7 @@ def pair_key(a: str, b: str) -> str:
     return f"{a}|{b}" if a < b else f"{b}|{a}"
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class State:
     players_n: int
     length: str

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import attrs
@@ -16,6 +17,7 @@ from .state import State
 __all__ = ["hidden_values", "redact", "view"]
 
 
+@cache
 def _card_info(card: str) -> dict[str, Any]:
     lum = content().luminaries[card]
     p = lum.power
@@ -26,6 +28,22 @@ def _card_info(card: str) -> dict[str, Any]:
         "stats": dict(lum.stats),
         "power": None if p is None else {"type": p.type, "kind": p.kind, "n": p.n, "track": p.track},
     }
+
+
+@cache
+def _static_cities() -> tuple[dict[str, Any], ...]:
+    return tuple(
+        {
+            "id": city.id,
+            "name": city.name,
+            "home": city.home,
+            "sea": city.sea,
+            "arcs": dict(city.arcs),
+            "links": sorted(city.links),
+            "icon": city.religion,
+        }
+        for city in content().cities.values()
+    )
 
 
 def view(state: State, viewer: Viewer) -> dict[str, Any]:
@@ -91,22 +109,15 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "support_queue": list(cb.support_queue),
             "dice": list(cb.dice),
         }
-    cities = []
-    for city in c.cities.values():
-        cities.append(
-            {
-                "id": city.id,
-                "name": city.name,
-                "home": city.home,
-                "sea": city.sea,
-                "arcs": dict(city.arcs),
-                "links": sorted(city.links),
-                "icon": city.religion,
-                "occupant": state.occupant.get(city.id),
-                "controller": state.controller(city.id),
-                "religion": state.city_religion(city.id),
-            }
-        )
+    cities = [
+        {
+            **static,
+            "occupant": state.occupant.get(static["id"]),
+            "controller": state.controller(static["id"]),
+            "religion": state.city_religion(static["id"]),
+        }
+        for static in _static_cities()
+    ]
     stage = state.stage
     out: dict[str, Any] = {
         "game": "road-to-enlightenment",
