@@ -151,3 +151,54 @@ def random_playout(
             replayed = GAME.evolve(replayed, e)
         assert replayed == state, "folding the log again gives another state"
     return state, log
+
+
+class ScriptedRng(Rng):
+    """Dice from a script (the recorded outcomes of a scenario); shuffles keep the order."""
+
+    def __init__(self, dice: list[int] | None = None) -> None:
+        super().__init__(0)
+        self.dice = list(dice or [])
+
+    def die(self, sides: int = 6) -> int:
+        return self.dice.pop(0)
+
+    def shuffled(self, items: Any) -> tuple[Any, ...]:
+        return tuple(items)
+
+
+def scripted(*dice: int) -> Context:
+    return Context(ScriptedRng(list(dice)))
+
+
+def send(state: State, seat: int, command: Any, *dice: int) -> tuple[State, list[Any]]:
+    events = list(GAME.decide(state, seat, command, scripted(*dice)))
+    for e in events:
+        state = GAME.evolve(state, e)
+    return state, events
+
+
+def tx_for(state: State, *dice: int) -> Any:
+    from domain.road_to_enlightenment.rules import Tx
+
+    return Tx(state, ScriptedRng(list(dice)))
+
+
+def seat_of(state: State, nation: str) -> int:
+    return state.seat_of(nation)
+
+
+def at_slot(state: State, seat: int, slot: int, cards: tuple[str, ...], hand: tuple[str, ...] = ()) -> State:
+    """``seat`` is about to declare its action in ``slot`` with ``cards`` there (face down)."""
+    from domain.road_to_enlightenment.state import Stage
+
+    p = state.players[seat]
+    slots = list(p.slots)
+    slots[slot - 1] = cards
+    state = set_player(state, seat, slots=tuple(slots), hand=hand, revealed=(False, False, False))
+    queue = tuple(s for s in state.order if s != seat)
+    return replace(state, stage=Stage("declare", seat, n=slot), slot=slot, queue=queue)
+
+
+def of_type(events: list[Any], name: str) -> list[Any]:
+    return [e for e in events if type(e).__name__ == name]
