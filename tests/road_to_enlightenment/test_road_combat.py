@@ -214,6 +214,8 @@ def test_re52_elimination_by_conquest() -> None:
     state, _ = send(state, 0, SupportPass())
     state, events = send(state, 1, SupportPass(), 1, 1, 1)
     state, events = send(state, 3, Reroll(None))
+    assert (state.stage.kind, state.stage.seat, state.stage.data) == ("reroll", 2, "IDEAS")
+    state, events = send(state, 2, Reroll(None))
     assert of_type(events, "PlayerEliminated")[0].seat == 3
     assert "BER" not in state.occupant and state.medallions == {}
     assert 3 not in state.order and "re-G03" in state.vault
