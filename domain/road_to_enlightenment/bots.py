@@ -141,11 +141,17 @@ class GreedyBot:
                     return PlaceLuminary(card, want)
             return ConfirmSlots()
         if kind == "declare":
-            if DeclareCensus() in legal and _census_score(state, seat, state.chits[state.turn - 1], p.slots[1]) > 0:
+            if (
+                DeclareCensus() in legal
+                and _census_score(state, seat, state.chits[state.turn - 1], p.slots[1]) > 0
+            ):
                 return DeclareCensus()
             actions = [c for c in legal if isinstance(c, DeclareLuminaryAction)]
             if actions:
-                best = max(actions, key=lambda c: (_action_value(state, seat, c.card), c.enhancement is not None))
+                best = max(
+                    actions,
+                    key=lambda c: (_action_value(state, seat, c.card), c.enhancement is not None),
+                )
                 if _action_value(state, seat, best.card) > 0:
                     return best
             reorganize = [c for c in legal if isinstance(c, DeclareReorganize)]
@@ -169,13 +175,13 @@ class GreedyBot:
             i = min(range(len(c.dice)), key=lambda k: c.dice[k])
             return Reroll(i) if c.dice[i] <= 3 else Reroll(None)
         if kind == "reorganize":
-            picks = [c for c in legal if isinstance(c, ReorganizePick) and c.card is not None]
-            return max(picks, key=lambda c: card_value(c.card)) if picks else ReorganizePick(None)
+            peeked = [c.card for c in legal if isinstance(c, ReorganizePick) and c.card is not None]
+            return ReorganizePick(max(peeked, key=card_value)) if peeked else ReorganizePick(None)
         if kind == "arrest":
             return min(legal, key=lambda c: card_value(c.card))
         if kind == "draft":
-            picks = [c for c in legal if isinstance(c, DraftPick)]
-            return max(picks, key=lambda c: (card_value(c.card), c.card))
+            cards = [c.card for c in legal if isinstance(c, DraftPick)]
+            return DraftPick(max(cards, key=lambda x: (card_value(x), x)))
         if kind == "refill":
             return max(legal, key=lambda c: len(c.favorites) if isinstance(c, RefillHand) else -1)
         if kind == "offer":

@@ -41,7 +41,17 @@ ACTION_POWERS = ("ADVANCE", "PIETY", "TAX", "PATRON", "COLONY", "ARREST")
 ENHANCEMENT_POWERS = ("MIGHT", "CASUS_BELLI", "TRIUMPH", "EXPEDITION", "SCHOLAR", "RENOWN")
 RESPONSE_POWERS = ("FORTIFY", "LEVY", "PARLEY")
 POWER_TYPES = ACTION_POWERS + ENHANCEMENT_POWERS + RESPONSE_POWERS
-NEEDS_N = ("ADVANCE", "PIETY", "TAX", "PATRON", "MIGHT", "EXPEDITION", "SCHOLAR", "RENOWN", "FORTIFY")
+NEEDS_N = (
+    "ADVANCE",
+    "PIETY",
+    "TAX",
+    "PATRON",
+    "MIGHT",
+    "EXPEDITION",
+    "SCHOLAR",
+    "RENOWN",
+    "FORTIFY",
+)
 NEEDS_TRACK = ("ADVANCE", "RENOWN")
 
 
@@ -153,31 +163,49 @@ def _parse_power(raw: Any, where: str) -> Power | None:
     return Power(str(kind), int(n), track)
 
 
-def validate(
-    map_raw: Any, nations_raw: Any, lum_raw: Any, rules_raw: Any
-) -> Content:
+def validate(map_raw: Any, nations_raw: Any, lum_raw: Any, rules_raw: Any) -> Content:
     """Check raw JSON data and build the :class:`Content`. Raises :class:`ContentError`."""
     _req(isinstance(rules_raw, dict), "rules.json must be an object")
     for key in ("nations_by_players", "initial_alliances", "tracks", "chits", "hand_size"):
         _req(key in rules_raw, f"rules.json lacks {key!r}")
-    _req(isinstance(nations_raw, dict) and isinstance(nations_raw.get("nations"), dict),
-         "nations.json must have a 'nations' object")
+    _req(
+        isinstance(nations_raw, dict) and isinstance(nations_raw.get("nations"), dict),
+        "nations.json must have a 'nations' object",
+    )
     nations: dict[str, Nation] = {}
     for nid, n in nations_raw["nations"].items():
         where = f"nation {nid}"
         _req(isinstance(n, dict), f"{where} must be an object")
         _req(n.get("religion") in (CATH, ANTI), f"{where}: religion must be CATH or ANTI")
-        for k in ("treasury_limit", "start_bonus_coins", "upkeep", "army", "navy",
-                  "start_sci", "start_art"):
+        for k in (
+            "treasury_limit",
+            "start_bonus_coins",
+            "upkeep",
+            "army",
+            "navy",
+            "start_sci",
+            "start_art",
+        ):
             _req(isinstance(n.get(k), int) and n[k] >= 0, f"{where}: {k} must be an int >= 0")
         _req(n["treasury_limit"] % 2 == 0, f"{where}: treasury limit must be even (DD-40)")
         nations[nid] = Nation(
-            nid, str(n.get("name", nid)), n["religion"], n["treasury_limit"],
-            n["start_bonus_coins"], n["upkeep"], n["army"], n["navy"], bool(n.get("colonial")),
-            n["start_sci"], n["start_art"], tuple(n.get("powers", ())),
+            nid,
+            str(n.get("name", nid)),
+            n["religion"],
+            n["treasury_limit"],
+            n["start_bonus_coins"],
+            n["upkeep"],
+            n["army"],
+            n["navy"],
+            bool(n.get("colonial")),
+            n["start_sci"],
+            n["start_art"],
+            tuple(n.get("powers", ())),
         )
-    _req(isinstance(map_raw, dict) and isinstance(map_raw.get("cities"), list),
-         "map.json must have a 'cities' list")
+    _req(
+        isinstance(map_raw, dict) and isinstance(map_raw.get("cities"), list),
+        "map.json must have a 'cities' list",
+    )
     cities: dict[str, City] = {}
     for c in map_raw["cities"]:
         _req(isinstance(c, dict) and isinstance(c.get("id"), str), "a city lacks an id")
@@ -194,8 +222,15 @@ def validate(
             _req(isinstance(d, int) and 1 <= d <= 3, f"{where}: arc dice must be 1..3")
         links = c.get("links")
         _req(isinstance(links, list), f"{where}: links must be a list")
-        cities[c["id"]] = City(c["id"], str(c.get("name", c["id"])), c["home"], c["religion"],
-                               c.get("sea"), dict(arcs), frozenset(links))
+        cities[c["id"]] = City(
+            c["id"],
+            str(c.get("name", c["id"])),
+            c["home"],
+            c["religion"],
+            c.get("sea"),
+            dict(arcs),
+            frozenset(links),
+        )
     for c in cities.values():
         for other in c.links:
             _req(other in cities, f"city {c.id}: link to unknown city {other!r}")
@@ -203,8 +238,10 @@ def validate(
     for nid in nations:
         if nid != "OTT":
             _req(any(c.home == nid for c in cities.values()), f"nation {nid} has no city")
-    _req(isinstance(lum_raw, dict) and isinstance(lum_raw.get("luminaries"), list),
-         "luminaries.json must have a 'luminaries' list")
+    _req(
+        isinstance(lum_raw, dict) and isinstance(lum_raw.get("luminaries"), list),
+        "luminaries.json must have a 'luminaries' list",
+    )
     lums: dict[str, Luminary] = {}
     for card in lum_raw["luminaries"]:
         _req(isinstance(card, dict) and isinstance(card.get("id"), str), "a luminary lacks an id")
@@ -221,9 +258,14 @@ def validate(
             _req(stats.get("CAT", 0) > 0, f"{where}: a purple card needs CAT")
         if card["color"] == "PINK":
             _req(stats.get("ANT", 0) > 0, f"{where}: a pink card needs ANT")
-        lums[card["id"]] = Luminary(card["id"], str(card.get("name", card["id"])),
-                                    card["color"], bool(card.get("favorite")), dict(stats),
-                                    _parse_power(card.get("power"), where))
+        lums[card["id"]] = Luminary(
+            card["id"],
+            str(card.get("name", card["id"])),
+            card["color"],
+            bool(card.get("favorite")),
+            dict(stats),
+            _parse_power(card.get("power"), where),
+        )
     for color in COLORS:
         favs = [x for x in lums.values() if x.color == color and x.favorite]
         _req(len(favs) >= 1, f"colour {color} has no favorite")
@@ -236,8 +278,10 @@ def validate(
 
 
 def _read(name: str) -> Any:
-    text = resources.files("domain.road_to_enlightenment").joinpath("data", name).read_text(
-        encoding="utf-8"
+    text = (
+        resources.files("domain.road_to_enlightenment")
+        .joinpath("data", name)
+        .read_text(encoding="utf-8")
     )
     try:
         return json.loads(text)

@@ -52,11 +52,17 @@ def describe_event(event: Any) -> str:
         case ChoicesRevealed(choices=choices):
             return "revealed: " + "; ".join(f"{_seat(s)} {' '.join(c) or '-'}" for s, c in choices)
         case StacksLocked(counts=counts):
-            return "action slots locked: " + ", ".join(f"{_seat(i)} {list(c)}" for i, c in enumerate(counts))
+            return "action slots locked: " + ", ".join(
+                f"{_seat(i)} {list(c)}" for i, c in enumerate(counts)
+            )
         case StackRevealed(seat=seat, slot=slot, cards=cards):
-            return f"{_seat(seat)} reveals slot {slot}: " + (", ".join(_name(c) for c in cards) or "empty")
+            return f"{_seat(seat)} reveals slot {slot}: " + (
+                ", ".join(_name(c) for c in cards) or "empty"
+            )
         case ActionDeclared(seat=seat, slot=slot, action=action, target=target):
-            return f"{_seat(seat)} declares {action} in slot {slot}" + (f" on {target}" if target else "")
+            return f"{_seat(seat)} declares {action} in slot {slot}" + (
+                f" on {target}" if target else ""
+            )
         case CoinsChanged(seat=seat, delta=d, reason=why):
             return f"{_seat(seat)} {'gains' if d >= 0 else 'pays'} {abs(d)} coin(s) ({why})"
         case PrestigeChanged(seat=seat, delta=d, reason=why):

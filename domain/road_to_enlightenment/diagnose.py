@@ -80,7 +80,10 @@ def _specific(state: State, seat: int, cmd: Any) -> DomainError | None:
             if p.nation not in city.arcs and city.home != p.nation:
                 return _v(f"{city.name} has no arc of your colour", "no_arc")
             if r not in routes(state, seat, t):
-                return _v(f"none of your cities is connected to {city.name} by {r.lower()}", "not_connected")
+                return _v(
+                    f"none of your cities is connected to {city.name} by {r.lower()}",
+                    "not_connected",
+                )
             if not isinstance(k, int) or k < 0 or k > p.coins:
                 return _v("you do not have that many coins", "insufficient_coins")
             if e is not None and (
@@ -88,19 +91,31 @@ def _specific(state: State, seat: int, cmd: Any) -> DomainError | None:
                 or power_type(e) not in ("MIGHT", "CASUS_BELLI", "TRIUMPH", "EXPEDITION")
                 or (power_type(e) == "EXPEDITION" and r != "SEA")
             ):
-                return _v("that enhancement does not apply to this attack", "enhancement_not_applicable")
+                return _v(
+                    "that enhancement does not apply to this attack", "enhancement_not_applicable"
+                )
             if needs_war(state, seat, t):
-                return _v("declaring war needs 5 [politics] from the attacking stack", "war_cost_unpaid")
+                return _v(
+                    "declaring war needs 5 [politics] from the attacking stack", "war_cost_unpaid"
+                )
         case PayWarCost(cards=cards):
             if stat(cards, "POL") < 5 or not set(cards) <= set(stack):
-                return _v("declaring war needs 5 [politics] from the attacking stack", "war_cost_unpaid")
+                return _v(
+                    "declaring war needs 5 [politics] from the attacking stack", "war_cost_unpaid"
+                )
             return _v("pay the war cost with a minimal set of luminaries", "cost_unpaid")
         case DeclareCensus():
-            return _v("census support is declared only in slot 2 on a census turn", "census_not_allowed")
-        case DeclareReorganize(enhancement=e) | DeclareLuminaryAction(enhancement=e) if e is not None:
+            return _v(
+                "census support is declared only in slot 2 on a census turn", "census_not_allowed"
+            )
+        case DeclareReorganize(enhancement=e) | DeclareLuminaryAction(enhancement=e) if (
+            e is not None
+        ):
             if e not in stack:
                 return _v("that enhancement is not in the acting stack", "card_not_in_zone")
-            return _v("that enhancement does not apply to this action", "enhancement_not_applicable")
+            return _v(
+                "that enhancement does not apply to this action", "enhancement_not_applicable"
+            )
         case DeclareLuminaryAction(card=card):
             if card not in stack:
                 return _v("that luminary is not in the acting stack", "card_not_in_zone")
@@ -129,18 +144,22 @@ def _specific(state: State, seat: int, cmd: Any) -> DomainError | None:
             if card not in p.discard:
                 return _v("offers come from your own exhausted pile", "card_not_in_zone")
             st = state.stage
-            other = st.other if seat == st.seat else st.seat
-            if lums[card].color == forbidden_color(religion_of(state, other)):
+            recipient = st.other if seat == st.seat else st.seat
+            if lums[card].color == forbidden_color(religion_of(state, recipient)):
                 return _v("that colour is forbidden to the recipient's religion", "religion_colour")
         case DefendWith(card=card) | SupportWith(card=card):
             if card not in p.hand:
                 return _v("that luminary is not in your hand", "card_not_in_zone")
             if isinstance(cmd, SupportWith):
-                return _v("you may support only an ally (or either side of a neutral city)", "not_allied")
+                return _v(
+                    "you may support only an ally (or either side of a neutral city)", "not_allied"
+                )
         case SupportFinish(coins=k):
             if not isinstance(k, int) or k > p.coins:
                 return _v("you do not have that many coins", "insufficient_coins")
-            return _v("you may support only an ally (or either side of a neutral city)", "not_allied")
+            return _v(
+                "you may support only an ally (or either side of a neutral city)", "not_allied"
+            )
         case DefenseDone(coins=k) | HelpUpkeep(coins=k):
             return _v("you do not have that many coins", "insufficient_coins")
         case AbandonCity(city=city):
@@ -153,5 +172,8 @@ def _specific(state: State, seat: int, cmd: Any) -> DomainError | None:
         case RefillHand(favorites=favs):
             if not set(favs) <= set(p.mat):
                 return _v("only favorites on your mat can be taken back", "card_not_in_zone")
-            return _v(f"your hand may hold at most {state.hand_size(seat)} luminaries", "hand_size_exceeded")
+            return _v(
+                f"your hand may hold at most {state.hand_size(seat)} luminaries",
+                "hand_size_exceeded",
+            )
     return None

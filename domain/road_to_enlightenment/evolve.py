@@ -143,16 +143,16 @@ def _nations(state: State, e: NationsAssigned) -> State:
             )
         )
     diplomacy = {pair_key(a, b): "ALLY" for a, b in c.rules["initial_alliances"]}
-    n = len(players)
+    count = len(players)
     return replace(
         state,
         players=tuple(players),
-        order=tuple(range(n)),
+        order=tuple(range(count)),
         diplomacy=diplomacy,
         turn=1,
         rows={col: () for col in ("RED", "BLUE", "PURPLE", "PINK", "GREEN", "ORANGE")},
-        shortfall=(0,) * n,
-        owed=(0,) * n,
+        shortfall=(0,) * count,
+        owed=(0,) * count,
     )
 
 
@@ -246,9 +246,7 @@ def _eliminated(state: State, e: PlayerEliminated) -> State:
 
 def _turn_began(state: State, e: TurnBegan) -> State:
     players = tuple(
-        replace(
-            p, sci_locked=False, art_locked=False, russia_used=False, extra_picks=0
-        )
+        replace(p, sci_locked=False, art_locked=False, russia_used=False, extra_picks=0)
         for p in state.players
     )
     return replace(state, players=players, turn=e.turn, p3=(), census=())

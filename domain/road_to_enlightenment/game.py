@@ -73,7 +73,10 @@ class RoadToEnlightenment(GameBase):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("players", 3, (2, 3, 4, 5, 6, 7), "Players"),
         OptionSpec(
-            "length", "short", ("short", "long"), "Length",
+            "length",
+            "short",
+            ("short", "long"),
+            "Length",
             "short: 5 turns, scored after turn 5; long: 9 turns, scored after turns 5 and 9",
         ),
     )
@@ -98,9 +101,7 @@ class RoadToEnlightenment(GameBase):
     # -- deciding ---------------------------------------------------------------------------
     def decide(self, state: State, seat: Seat, command: Any, ctx: Context) -> Sequence[Any]:
         if type(command) not in COMMAND_TYPES:
-            raise UnknownCommand(
-                f"Road to Enlightenment has no command {type(command).__name__}"
-            )
+            raise UnknownCommand(f"Road to Enlightenment has no command {type(command).__name__}")
         if state.over:
             raise GameOver("the game is over")
         if not isinstance(seat, int) or not 0 <= seat < len(state.players):
@@ -218,4 +219,3 @@ class RoadToEnlightenment(GameBase):
 
     def describe(self, event: Any) -> str:
         return describe_event(event)
-

@@ -52,8 +52,13 @@ __all__ = ["EXPECTED", "attack_targets", "legal_commands", "minimal_sets", "to_a
 # Which command types each stage accepts (for the ``wrong_state`` rejection).
 EXPECTED: dict[str, tuple[type, ...]] = {
     "assign": (PlaceLuminary, ConfirmSlots),
-    "declare": (DeclareAttack, DeclareDiplomacy, DeclareReorganize, DeclareLuminaryAction,
-                DeclareCensus),
+    "declare": (
+        DeclareAttack,
+        DeclareDiplomacy,
+        DeclareReorganize,
+        DeclareLuminaryAction,
+        DeclareCensus,
+    ),
     "war": (PayWarCost,),
     "respond": (Respond,),
     "parley": (ParleyAnswer,),
@@ -89,7 +94,9 @@ def to_act(state: State) -> frozenset[int]:
 
 
 @lru_cache(maxsize=50_000)
-def _minimal(cards: tuple[str, ...], needs: tuple[tuple[str, int], ...]) -> tuple[tuple[str, ...], ...]:
+def _minimal(
+    cards: tuple[str, ...], needs: tuple[tuple[str, int], ...]
+) -> tuple[tuple[str, ...], ...]:
     def ok(sub: Sequence[str]) -> bool:
         return all(stat(sub, k) >= n for k, n in needs)
 
@@ -160,7 +167,8 @@ def _declare(state: State, seat: int) -> list[Any]:
         enhs: list[str | None] = [None]
         if p.type == "ADVANCE":
             enhs += [
-                e for e in stack
+                e
+                for e in stack
                 if e != card and power_type(e) == "RENOWN" and lums[e].power.track == p.track  # type: ignore[union-attr]
             ]
         victims = [v for v in state.active if v != seat] if p.type == "ARREST" else [-1]
@@ -254,7 +262,11 @@ def _phase3(state: State, seat: int) -> list[Any]:
     stack = state.players[seat].slots[2]
     rel = religion_of(state, seat)
     if rel == CATH:
-        return [Phase3Choices("WEA", None), Phase3Choices("POL", None)] if stat(stack, "CAT") else [Phase3Choices()]
+        return (
+            [Phase3Choices("WEA", None), Phase3Choices("POL", None)]
+            if stat(stack, "CAT")
+            else [Phase3Choices()]
+        )
     if rel == ANTI and stat(stack, "ANT"):
         return [Phase3Choices(None, "MIL"), Phase3Choices(None, "SCI")]
     return [Phase3Choices()]
@@ -297,9 +309,14 @@ def _stage_commands(state: State, seat: int) -> list[Any]:
         return [Respond(s) for s in _subsets(cards)]
     if kind == "parley":
         cost = content().rules["costs"]["parley_coins"]
-        return [ParleyAnswer(True), ParleyAnswer(False)] if p.coins >= cost else [ParleyAnswer(False)]
+        return (
+            [ParleyAnswer(True), ParleyAnswer(False)] if p.coins >= cost else [ParleyAnswer(False)]
+        )
     if kind == "defend":
-        return [*(DefendWith(x) for x in sorted(p.hand)), *(DefenseDone(k) for k in range(p.coins + 1))]
+        return [
+            *(DefendWith(x) for x in sorted(p.hand)),
+            *(DefenseDone(k) for k in range(p.coins + 1)),
+        ]
     if kind == "support":
         return _support(state, seat)
     if kind == "reroll":
@@ -312,7 +329,11 @@ def _stage_commands(state: State, seat: int) -> list[Any]:
     if kind == "offer":
         return _offer(state, seat) if seat in state.choices.waiting_on else []
     if kind == "accept":
-        return [ExchangeDecision(True), ExchangeDecision(False)] if seat in state.choices.waiting_on else []
+        return (
+            [ExchangeDecision(True), ExchangeDecision(False)]
+            if seat in state.choices.waiting_on
+            else []
+        )
     if kind == "reorganize":
         return [ReorganizePick(None), *(ReorganizePick(x) for x in sorted(p.peek))]
     if kind == "arrest":
@@ -341,4 +362,3 @@ def legal_commands(state: State, seat: int) -> list[Any]:
     if state.players[seat].eliminated:
         return []
     return _stage_commands(state, seat)
-

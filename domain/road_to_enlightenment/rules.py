@@ -97,6 +97,14 @@ def power_type(card: str | None) -> str | None:
     return p.type if p else None
 
 
+def _n(card: str | None) -> int:
+    """The ``n`` of a card's power (0 without one)."""
+    if card is None:
+        return 0
+    p = content().luminaries[card].power
+    return p.n if p else 0
+
+
 def exhaust(tx: Tx, seat: int, cards: Sequence[str], src: str) -> None:
     """Favorites go face up to the mat, lessers to the personal discard (both public)."""
     if not cards:
@@ -128,7 +136,9 @@ def draw(tx: Tx, seat: int, n: int) -> None:
             if not p.discard:
                 return
             order = tx.rng.shuffled(p.discard)
-            tx.emit(LuminariesMoved(seat, order, len(order), "discard", "deck", "server", "reshuffle"))
+            tx.emit(
+                LuminariesMoved(seat, order, len(order), "discard", "deck", "server", "reshuffle")
+            )
             p = tx.state.players[seat]
         k = min(n, len(p.deck))
         cards = p.deck[:k]
@@ -180,7 +190,9 @@ def setup_events(state: State, rng: Rng) -> list[Any]:
         tx.emit(PileShuffled(f"pile:{color}", order, len(order)))
     for color in COLORS:
         top = tx.state.piles[f"pile:{color}"][:2]
-        tx.emit(LuminariesMoved(-1, top, len(top), f"pile:{color}", f"row:{color}", "public", "face up"))
+        tx.emit(
+            LuminariesMoved(-1, top, len(top), f"pile:{color}", f"row:{color}", "public", "face up")
+        )
     for seat in order_seats:
         banned = forbidden_color(religion_of(tx.state, seat))
         for color in COLORS:
@@ -246,10 +258,10 @@ def finish_action(tx: Tx, seat: int, removed: Sequence[str] = ()) -> None:
     remove(tx, seat, gone, src)
     exhaust(tx, seat, [c for c in stack if c not in gone], src)
     p = tx.state.players[seat]
-    if p.nation == "RUS" and "WESTERNIZATION" in content().nations["RUS"].powers:
-        if not p.russia_used and not p.eliminated:
-            prompt(tx, "russia", seat)
-            return
+    westernization = "WESTERNIZATION" in content().nations["RUS"].powers
+    if p.nation == "RUS" and westernization and not p.russia_used and not p.eliminated:
+        prompt(tx, "russia", seat)
+        return
     next_actor(tx)
 
 
@@ -273,7 +285,7 @@ def declare_reorganize(tx: Tx, seat: int, enhancement: str | None) -> None:
     view = int(content().rules["reorganize_view"])
     if power_type(enhancement) == "SCHOLAR":
         assert enhancement is not None
-        view += content().luminaries[enhancement].power.n  # type: ignore[union-attr]
+        view += _n(enhancement)
     deck = tx.state.players[seat].deck
     n = min(view, len(deck))
     if n == 0:
@@ -309,7 +321,7 @@ def declare_luminary_action(
         n = power.n
         if power_type(enhancement) == "RENOWN":
             assert enhancement is not None
-            n += content().luminaries[enhancement].power.n  # type: ignore[union-attr]
+            n += _n(enhancement)
         advance(tx, seat, power.track, n)
     elif power.type == "PIETY":
         shift_religion(tx, nation.religion, power.n)
@@ -376,7 +388,14 @@ def exchange_offer(tx: Tx, seat: int, card: str | None) -> None:
     a, b = offers.get(st.seat, ()), offers.get(st.other, ())
     tx.emit(OffersRevealed(st.seat, a[0] if a else None, st.other, b[0] if b else None))
     if a and b:
-        prompt(tx, "accept", st.seat, other=st.other, waiting=(st.seat, st.other), data=f"{a[0]}|{b[0]}")
+        prompt(
+            tx,
+            "accept",
+            st.seat,
+            other=st.other,
+            waiting=(st.seat, st.other),
+            data=f"{a[0]}|{b[0]}",
+        )
     else:
         finish_action(tx, st.seat)
 
@@ -471,11 +490,10 @@ def start_combat(tx: Tx) -> None:
 def respond(tx: Tx, seat: int, cards: Sequence[str]) -> None:
     c = tx.state.combat
     assert c is not None
-    lums = content().luminaries
     others = [x for x in cards if power_type(x) != "PARLEY"]
     parley = [x for x in cards if power_type(x) == "PARLEY"]
     extra = sum(1 for x in others if power_type(x) == "LEVY")
-    fort = sum(lums[x].power.n for x in others if power_type(x) == "FORTIFY")  # type: ignore[union-attr]
+    fort = sum(_n(x) for x in others if power_type(x) == "FORTIFY")
     exhaust(tx, seat, others, "hand")
     if extra or fort:
         c = _set_combat(tx, extra_dice=c.extra_dice + extra, fortify=c.fortify + fort)
@@ -653,7 +671,7 @@ def strengths(state: State, c: Combat) -> tuple[int, int]:
     a = stat(stack, "MIL") + c.att_support + c.coins + route_value(att_nation, c.route, True)
     enh = power_type(c.enhancement)
     if enh == "MIGHT" or (enh == "EXPEDITION" and c.route == "SEA"):
-        a += content().luminaries[c.enhancement].power.n  # type: ignore[index, union-attr]
+        a += _n(c.enhancement)
     d_seat = c.defender_seat
     if att_nation == "ENG" and d_seat >= 0 and state.is_leader(d_seat):
         a += 3  # DD-42 Balance of Power
@@ -674,7 +692,11 @@ def negotiate(state: State, c: Combat) -> tuple[str, int, int]:
     att_nation = state.players[c.attacker].nation
     stack = state.players[c.attacker].slots[state.slot - 1]
     a = stat(stack, "POL")
-    d = stat(c.def_cards, "POL") if c.defender_seat >= 0 else content().rules["uncontrolled"]["politics"]
+    d = (
+        stat(c.def_cards, "POL")
+        if c.defender_seat >= 0
+        else content().rules["uncontrolled"]["politics"]
+    )
     ra = content().nations[att_nation].religion
     rd = state.city_religion(c.city)
     if ra == rd:
@@ -734,10 +756,20 @@ def finish_combat(tx: Tx) -> None:
         if c.defender_seat >= 0 and not tx.state.players[c.defender_seat].eliminated:
             exhaust(tx, c.defender_seat, c.def_cards, "defense")
         else:
-            tx.emit(LuminariesMoved(c.defender_seat, c.def_cards, len(c.def_cards), "defense", "vault", "server", "eliminated"))
+            tx.emit(
+                LuminariesMoved(
+                    c.defender_seat,
+                    c.def_cards,
+                    len(c.def_cards),
+                    "defense",
+                    "vault",
+                    "server",
+                    "eliminated",
+                )
+            )
     tx.emit(CombatSet(None))
     removed = [c.enhancement] if power_type(c.enhancement) == "EXPEDITION" else []
-    finish_action(tx, c.attacker, removed)  # type: ignore[arg-type]
+    finish_action(tx, c.attacker, [x for x in removed if x is not None])
 
 
 # -- elimination ------------------------------------------------------------------------------
@@ -751,8 +783,14 @@ def eliminate(tx: Tx, seat: int, cause: str) -> None:
         if holder == seat:
             tx.emit(MedallionTaken(m, -1, "ELIMINATION"))
     p = tx.state.players[seat]
-    zones = [("hand", p.hand), ("deck", p.deck), ("discard", p.discard), ("mat", p.mat),
-             ("aside", p.aside), ("peek", p.peek)]
+    zones = [
+        ("hand", p.hand),
+        ("deck", p.deck),
+        ("discard", p.discard),
+        ("mat", p.mat),
+        ("aside", p.aside),
+        ("peek", p.peek),
+    ]
     zones += [(f"slot{i + 1}", s) for i, s in enumerate(p.slots)]
     for zone, cards in zones:
         if cards:
@@ -791,7 +829,9 @@ def resolve_census(tx: Tx, kind: str) -> None:
     contrib = {s: census_contribution(st, s, kind) for s in st.census}
     if kind in ("SCIENCE", "ART"):
         track = "SCI" if kind == "SCIENCE" else "ART"
-        ranked = sorted((s for s in contrib if contrib[s] >= 1), key=lambda s: (-contrib[s], st.order.index(s)))
+        ranked = sorted(
+            (s for s in contrib if contrib[s] >= 1), key=lambda s: (-contrib[s], st.order.index(s))
+        )
         steps = []
         for s in st.order:
             if s in ranked:
@@ -868,9 +908,9 @@ def phase3_resolve(tx: Tx) -> None:
             tx.emit(CoinsChanged(seat, income, "income"))
     short = [0] * st.players_n
     for seat in tx.state.order:
-        p = tx.state.players[seat]
-        due = content().nations[p.nation].upkeep + len(tx.state.foreign(seat))
-        paid = min(p.coins, due)
+        pl = tx.state.players[seat]
+        due = content().nations[pl.nation].upkeep + len(tx.state.foreign(seat))
+        paid = min(pl.coins, due)
         if paid:
             tx.emit(CoinsChanged(seat, -paid, "upkeep"))
         short[seat] = due - paid
@@ -904,9 +944,7 @@ def help_next(tx: Tx, r: int, helpers: tuple[int, ...], rest: tuple[int, ...]) -
             return False
         if st.players[h].eliminated or st.players[h].coins == 0:
             continue
-        prompt(
-            tx, "help", h, other=r, waiting=helpers[j + 1 :], data=",".join(map(str, rest))
-        )
+        prompt(tx, "help", h, other=r, waiting=helpers[j + 1 :], data=",".join(map(str, rest)))
         return True
     return False
 
@@ -1112,16 +1150,24 @@ def draft_finish(tx: Tx) -> None:
     st = tx.state
     for p in st.players:
         if p.aside:
-            tx.emit(LuminariesMoved(p.seat, p.aside, len(p.aside), "aside", "box", "public", "removed"))
+            tx.emit(
+                LuminariesMoved(p.seat, p.aside, len(p.aside), "aside", "box", "public", "removed")
+            )
     tx.emit(CursorSet(0, ()), DraftOwed((0,) * st.players_n))
     for col in COLORS:  # DD-47: undrafted cards to the bottom, row order
         row = tx.state.rows.get(col, ())
         if row:
-            tx.emit(LuminariesMoved(-1, row, len(row), f"row:{col}", f"pile:{col}", "public", "returned"))
+            tx.emit(
+                LuminariesMoved(
+                    -1, row, len(row), f"row:{col}", f"pile:{col}", "public", "returned"
+                )
+            )
     for col in COLORS:
         top = tx.state.piles[f"pile:{col}"][:2]
         if top:
-            tx.emit(LuminariesMoved(-1, top, len(top), f"pile:{col}", f"row:{col}", "public", "face up"))
+            tx.emit(
+                LuminariesMoved(-1, top, len(top), f"pile:{col}", f"row:{col}", "public", "face up")
+            )
     waiting = []
     for seat in tx.state.order:
         p = tx.state.players[seat]
@@ -1137,7 +1183,11 @@ def draft_finish(tx: Tx) -> None:
 
 def refill(tx: Tx, seat: int, favorites: Sequence[str]) -> None:
     if favorites:
-        tx.emit(LuminariesMoved(seat, tuple(favorites), len(favorites), "mat", "hand", "public", "reclaimed"))
+        tx.emit(
+            LuminariesMoved(
+                seat, tuple(favorites), len(favorites), "mat", "hand", "public", "reclaimed"
+            )
+        )
     p = tx.state.players[seat]
     draw(tx, seat, tx.state.hand_size(seat) - len(p.hand))
     waiting = tuple(s for s in tx.state.stage.waiting if s != seat)

@@ -128,7 +128,8 @@ class State:
     choices: SecretChoices = SecretChoices(frozenset())
     combat: Combat | None = None
     census: tuple[int, ...] = ()
-    p3: tuple[tuple[int, str, str], ...] = ()
+    p3: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """The last revealed sealed choices (phase-3 allocations, exchange decisions)."""
     shortfall: tuple[int, ...] = ()
     owed: tuple[int, ...] = ()
     exposed: frozenset[str] = frozenset()
@@ -159,7 +160,7 @@ class State:
         return c.nations[occ].religion if occ is not None else c.cities[city].religion
 
     def relation(self, a: str, b: str) -> str:
-        if a == NEU or b == NEU or a == b:
+        if a in (NEU, b) or b == NEU:
             return "NONE"
         return self.diplomacy.get(pair_key(a, b), "NONE")
 

@@ -1,4 +1,4 @@
-"""Science and art tracks (bumping, locking, wrapping, medallions) and the religion track (§8.1-8.2)."""
+"""Science and art tracks (bumping, locking, wrapping, medallions) and the religion track."""
 
 from __future__ import annotations
 
@@ -107,10 +107,7 @@ def advance(tx: Emitter, seat: int, track: str, n: int, cause: str = "ADVANCE") 
         events.append(PrestigeChanged(seat, 5 * wraps, f"{track} track wrap"))
     for s in pos:
         if s == seat or pos[s] != old_pos[s] or locked[s] != old_locked[s]:
-            if s == seat:
-                kind = cause
-            else:
-                kind = "BUMP"
+            kind = cause if s == seat else "BUMP"
             events.append(MarkerMoved(s, track, pos[s], locked[s], kind, wraps if s == seat else 0))
     for m, k in how.items():
         if holder[m] != st.medallions.get(m, -1):
@@ -142,4 +139,3 @@ def shift_religion(tx: Emitter, side: str, n: int) -> None:
             if cn[tx.state.players[s].nation].religion == side:
                 events.append(PrestigeChanged(s, 3 * wraps, "religion track wrap"))
     tx.emit(*events)
-

@@ -26,7 +26,9 @@ def _card_info(card: str) -> dict[str, Any]:
         "color": lum.color,
         "favorite": lum.favorite,
         "stats": dict(lum.stats),
-        "power": None if p is None else {"type": p.type, "kind": p.kind, "n": p.n, "track": p.track},
+        "power": None
+        if p is None
+        else {"type": p.type, "kind": p.kind, "n": p.n, "track": p.track},
     }
 
 
@@ -61,7 +63,11 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         for i, stack in enumerate(p.slots):
             visible = mine or p.revealed[i]
             slots.append(
-                {"count": len(stack), "revealed": p.revealed[i], "cards": show(stack) if visible else None}
+                {
+                    "count": len(stack),
+                    "revealed": p.revealed[i],
+                    "cards": show(stack) if visible else None,
+                }
             )
         nation = c.nations[p.nation]
         players.append(
@@ -130,7 +136,11 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "seat": stage.seat,
             "other": stage.other,
             "n": stage.n,
-            "data": stage.data if stage.kind != "accept" or viewer.omniscient or viewer.seat in (stage.seat, stage.other) else "",
+            "data": stage.data
+            if stage.kind != "accept"
+            or viewer.omniscient
+            or viewer.seat in (stage.seat, stage.other)
+            else "",
             "waiting": list(stage.waiting),
         },
         "to_act": sorted(to_act(state)),

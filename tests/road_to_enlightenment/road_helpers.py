@@ -25,7 +25,9 @@ def playout_count(default: int) -> int:
     return default * int(os.environ.get("CLOISTER_PLAYOUTS", "1"))
 
 
-def new_game(players: int = 3, length: str = "short", seed: int | str = 1) -> tuple[State, list[Any]]:
+def new_game(
+    players: int = 3, length: str = "short", seed: int | str = 1
+) -> tuple[State, list[Any]]:
     state = GAME.initial_state({"players": players, "length": length})
     events = list(GAME.setup(state, Context.seeded(seed)))
     for e in events:
@@ -83,7 +85,7 @@ def check_invariants(state: State, settled: bool = False) -> None:
         (p.art, "a") for p in state.players if not p.eliminated and p.art
     ]
     assert len(positions) == len(set(positions)), "two markers share a track space"
-    for m, s in state.medallions.items():
+    for _m, s in state.medallions.items():
         assert not state.players[s].eliminated
 
 
@@ -188,7 +190,9 @@ def seat_of(state: State, nation: str) -> int:
     return state.seat_of(nation)
 
 
-def at_slot(state: State, seat: int, slot: int, cards: tuple[str, ...], hand: tuple[str, ...] = ()) -> State:
+def at_slot(
+    state: State, seat: int, slot: int, cards: tuple[str, ...], hand: tuple[str, ...] = ()
+) -> State:
     """``seat`` is about to declare its action in ``slot`` with ``cards`` there (face down)."""
     from domain.road_to_enlightenment.state import Stage
 

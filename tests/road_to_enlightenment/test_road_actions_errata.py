@@ -1,4 +1,4 @@
-"""Acceptance scenarios RE-56..RE-70: diplomacy, reorganize, declarations, errata and nation powers."""
+"""Acceptance scenarios RE-56..RE-70: diplomacy, reorganize, declarations, errata, nations."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ def gift_to_austria():  # type: ignore[no-untyped-def]
     state = at_slot(state, 1, 1, cards("KF2", "O05"))
     state, _ = send(state, 1, DeclareDiplomacy())
     state, _ = send(state, 1, SkipForge())
-    state, events = send(state, 1, GiveGift(4, cards("KF2", "O05")))
+    state, _events = send(state, 1, GiveGift(4, cards("KF2", "O05")))
     assert state.players[1].coins == 1
     assert state.players[1].score == state.players[4].score == 6
     assert state.stage.kind == "offer"
@@ -103,7 +103,7 @@ def test_re58_an_alliance_replaces_war_without_consent() -> None:
     state = at_war(state, "ENG", "FRA")
     state = at_slot(state, 1, 1, cards("B03", "B13"))
     state, _ = send(state, 1, DeclareDiplomacy())
-    state, events = send(state, 1, ForgeAlliance("FRA", cards("B03", "B13")))
+    state, _events = send(state, 1, ForgeAlliance("FRA", cards("B03", "B13")))
     assert state.allied("ENG", "FRA") and state.stage.kind == "gift" and state.stage.seat == 1
 
 
@@ -113,7 +113,7 @@ def test_re59_reorganize() -> None:
     state = set_player(state, 1, deck=deck)
     state = at_slot(state, 1, 1, ())
     state, events = send(state, 1, DeclareReorganize(None))
-    peek = [e for e in of_type(events, "LuminariesMoved") if e.dst == "peek"][0]
+    peek = next(e for e in of_type(events, "LuminariesMoved") if e.dst == "peek")
     assert peek.cards == deck[:5] and peek.vis == "owner"
     from domain.road_to_enlightenment.commands import ReorganizePick
     from domain.viewers import Viewer
@@ -122,7 +122,7 @@ def test_re59_reorganize() -> None:
     state, events = send(state, 1, ReorganizePick("re-G03"))
     assert "re-G03" in state.players[1].hand
     assert state.players[1].deck == ("re-G06", "re-G07", "re-G01", "re-G02", "re-G04", "re-G05")
-    bottom = [e for e in of_type(events, "LuminariesMoved") if e.dst == "deck"][0]
+    bottom = next(e for e in of_type(events, "LuminariesMoved") if e.dst == "deck")
     assert bottom.vis == "server"
 
 
@@ -142,7 +142,7 @@ def test_re60_census_declaration_legality() -> None:
     with pytest.raises(RuleViolation) as err:
         send(at_slot(none_turn, 0, 2, ()), 0, DeclareCensus())
     assert err.value.code == "census_not_allowed"
-    state, events = send(at_slot(state, 0, 2, ()), 0, DeclareCensus())
+    state, _events = send(at_slot(state, 0, 2, ()), 0, DeclareCensus())
     assert state.census == (0,)
 
 
@@ -150,7 +150,9 @@ def test_re61_one_enhancement_per_action() -> None:
     state, _ = new_game(2)
     state = empty_hands(state)
     state = at_slot(state, 1, 1, cards("R02", "R03"))
-    attacks = [c for c in legal_commands(state, 1) if isinstance(c, DeclareAttack) and c.target == "AMS"]
+    attacks = [
+        c for c in legal_commands(state, 1) if isinstance(c, DeclareAttack) and c.target == "AMS"
+    ]
     assert {c.enhancement for c in attacks} == {None, "re-R02", "re-R03"}
     state, _ = send(state, 1, DeclareAttack("AMS", "SEA", 0, "re-R02"))
     state, events = send(state, 0, SupportPass(), 1, 1)
@@ -163,7 +165,9 @@ def test_re61_one_enhancement_per_action() -> None:
     ("coins", "dice", "winner", "mode"),
     [(0, (1, 1), "ENG", "TRIUMPH"), (0, (2, 2), "NEU", "FORCE"), (5, (1, 1), "ENG", "TRIUMPH")],
 )
-def test_re62_oliver_cromwell_triumph(coins: int, dice: tuple[int, int], winner: str, mode: str) -> None:
+def test_re62_oliver_cromwell_triumph(
+    coins: int, dice: tuple[int, int], winner: str, mode: str
+) -> None:
     state, _ = new_game(2)
     state = empty_hands(state)
     state = at_slot(state, 1, 1, cards("K01"))
@@ -171,7 +175,10 @@ def test_re62_oliver_cromwell_triumph(coins: int, dice: tuple[int, int], winner:
     state, events = send(state, 0, SupportPass(), *dice)
     resolved = of_type(events, "CombatResolved")[0]
     assert (resolved.winner, resolved.mode) == (winner, mode)
-    assert resolved.attack - resolved.defense == {(0, (1, 1)): -3, (0, (2, 2)): -5, (5, (1, 1)): 2}[(coins, dice)]
+    assert (
+        resolved.attack - resolved.defense
+        == {(0, (1, 1)): -3, (0, (2, 2)): -5, (5, (1, 1)): 2}[(coins, dice)]
+    )
 
 
 def test_re63_gondi_levy_adds_a_die() -> None:
@@ -207,7 +214,7 @@ def test_re65_johan_van_banchem_arrest() -> None:
     state, _ = send(state, 0, DeclareLuminaryAction("re-B02", None, 1))
     assert (state.stage.kind, state.stage.seat) == ("arrest", 1)
     assert legal_commands(state, 1) == [ArrestChoice("re-B13")]  # favorites cannot be taken
-    state, events = send(state, 1, ArrestChoice("re-B13"))
+    state, _events = send(state, 1, ArrestChoice("re-B13"))
     assert "re-B13" in state.box and state.players[1].extra_picks == 1
     assert len(state.players[1].hand) == 1
 
@@ -247,7 +254,7 @@ def test_re67_england_balance_of_power() -> None:
     assert strengths(state, Combat(0, "ENG", 1, "LON", "SEA", None, 0))[1] == 5 + 3
 
 
-def test_re68_russia_westernization_and_steppe_patience() -> None:  # noqa: PLR0915
+def test_re68_russia_westernization_and_steppe_patience() -> None:
     state, _ = new_game(6)
     rus = state.seat_of("RUS")
     state = set_player(state, rus, art=8)

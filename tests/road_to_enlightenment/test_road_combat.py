@@ -38,7 +38,7 @@ def eng_attacks_bordeaux(defend: tuple[str, ...] = (), coins: int = 0):  # type:
     state = at_slot(state, 1, 1, cards("K01", "B03", "K15"))
     state, _ = send(state, 1, DeclareAttack("BOR", "SEA", 3, None))
     assert state.stage.kind == "war"
-    state, events = send(state, 1, PayWarCost(cards("B03", "K15")))
+    state, _events = send(state, 1, PayWarCost(cards("B03", "K15")))
     assert state.relation("ENG", "FRA") == "WAR"
     assert state.players[1].slots[0] == ("re-K01",)
     assert state.stage.kind == "respond" and state.stage.seat == 0
@@ -55,7 +55,12 @@ def eng_attacks_bordeaux(defend: tuple[str, ...] = (), coins: int = 0):  # type:
 def test_re43_war_declaration_and_a_win_by_force() -> None:
     state, events = eng_attacks_bordeaux()
     resolved = of_type(events, "CombatResolved")[0]
-    assert (resolved.attack, resolved.defense, resolved.mode, resolved.winner) == (15, 5, "FORCE", "ENG")
+    assert (resolved.attack, resolved.defense, resolved.mode, resolved.winner) == (
+        15,
+        5,
+        "FORCE",
+        "ENG",
+    )
     assert state.occupant == {"BOR": "ENG"} and state.city_religion("BOR") == "ANTI"
     assert not state.players[0].eliminated
 
@@ -165,7 +170,9 @@ def test_re49_supporting_an_uncontrolled_nation_needs_an_alliance() -> None:
 def test_re50_retaking_your_own_starting_city_rolls_no_dice() -> None:
     state, _ = new_game(4)
     state = empty_hands(state)
-    state = replace(state, occupant={"BOR": "ENG"}, diplomacy={**state.diplomacy, pair_key("ENG", "FRA"): "WAR"})
+    state = replace(
+        state, occupant={"BOR": "ENG"}, diplomacy={**state.diplomacy, pair_key("ENG", "FRA"): "WAR"}
+    )
     state = at_slot(state, 0, 1, cards("RF2", "R03"))
     state, _ = send(state, 0, DeclareAttack("BOR", "LAND", 0, None))
     state, _ = send(state, 1, Respond(()))
@@ -227,7 +234,11 @@ def test_re52_elimination_by_conquest() -> None:
 def test_re53_route_choice_drives_both_sides_values(route: str, attack: int, defense: int) -> None:
     state, _ = new_game(3)
     state = empty_hands(state)
-    state = replace(state, occupant={"MAR": "FRA"} if False else {}, diplomacy={**state.diplomacy, pair_key("FRA", "SPA"): "WAR"})
+    state = replace(
+        state,
+        occupant={"MAR": "FRA"} if False else {},
+        diplomacy={**state.diplomacy, pair_key("FRA", "SPA"): "WAR"},
+    )
     state = at_slot(state, 0, 1, ())
     state, _ = send(state, 0, DeclareAttack("BAR", route, 0, None))
     state, _ = send(state, 2, Respond(()))
@@ -244,7 +255,9 @@ def test_re54_arcs_and_ownership() -> None:
         with pytest.raises(RuleViolation) as err:
             send(state, 1, DeclareAttack(target, "LAND", 0, None))
         assert err.value.code == code
-    state = replace(state, occupant={"RIG": "POL"}, diplomacy={**state.diplomacy, pair_key("POL", "SWE"): "WAR"})
+    state = replace(
+        state, occupant={"RIG": "POL"}, diplomacy={**state.diplomacy, pair_key("POL", "SWE"): "WAR"}
+    )
     state = at_slot(state, 2, 1, ())
     state = empty_hands(state)
     assert DeclareAttack("RIG", "SEA", 0, None) in legal_commands(state, 2)

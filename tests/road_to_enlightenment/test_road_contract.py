@@ -1,4 +1,4 @@
-"""Contract tests: codec round trips, exact legal_commands, options, registry, content validation."""
+"""Contract tests: codec round trips, exact legal_commands, options, registry, content."""
 
 from __future__ import annotations
 
@@ -31,7 +31,13 @@ def test_every_event_round_trips_through_the_codec(logs: list[tuple[Any, list[An
             data = json.loads(json.dumps(CODEC.encode_event(e)))
             assert CODEC.decode_event(type(e).__name__, data) == e
             seen.add(type(e).__name__)
-    assert {"LuminariesMoved", "StacksLocked", "CombatResolved", "TurnOrderSet", "GameEnded"} <= seen
+    assert {
+        "LuminariesMoved",
+        "StacksLocked",
+        "CombatResolved",
+        "TurnOrderSet",
+        "GameEnded",
+    } <= seen
 
 
 def _states(n: int, length: str, seed: int, every: int = 7) -> list[Any]:
@@ -73,8 +79,12 @@ def _mutations(cmd: Any, rng: Rng) -> list[Any]:
     return out
 
 
-@pytest.mark.parametrize(("players", "length", "seed"), [(3, "short", 21), (6, "long", 22), (2, "long", 23)])
-def test_legal_commands_are_exactly_what_decide_accepts(players: int, length: str, seed: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "length", "seed"), [(3, "short", 21), (6, "long", 22), (2, "long", 23)]
+)
+def test_legal_commands_are_exactly_what_decide_accepts(
+    players: int, length: str, seed: int
+) -> None:
     rng = Rng(seed)
     accepted = rejected = 0
     for state in _states(players, length, seed):
@@ -140,7 +150,12 @@ def test_options_and_registry() -> None:
     assert validate_options(GAME, {"players": 7, "length": "long"})["players"] == 7
     with pytest.raises(DomainError):
         validate_options(GAME, {"players": 8})
-    assert GAME.seat_labels({"players": 4, "length": "short"}) == ("France", "England", "Sweden", "Poland")
+    assert GAME.seat_labels({"players": 4, "length": "short"}) == (
+        "France",
+        "England",
+        "Sweden",
+        "Poland",
+    )
     registered = default_registry()["road-to-enlightenment"]
     assert registered.game is GAME
     assert registered.bot("greedy").name == "greedy"

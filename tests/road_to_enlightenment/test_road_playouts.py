@@ -13,10 +13,12 @@ COMBOS = [(n, length) for n in range(2, 8) for length in ("short", "long")]
 
 
 @pytest.mark.parametrize(("players", "length"), COMBOS)
-def test_random_playouts_terminate_conserve_replay_and_do_not_leak(players: int, length: str) -> None:
+def test_random_playouts_terminate_conserve_replay_and_do_not_leak(
+    players: int, length: str
+) -> None:
     for i in range(playout_count(10)):
         # Views are checked for leaks after every 5th command; events after every command.
-        state, log = random_playout(players, length, seed=1000 * players + i, leak_every=5)
+        state, _log = random_playout(players, length, seed=1000 * players + i, leak_every=5)
         result = GAME.result(state)
         assert result is not None
         assert len(result.scores) == players

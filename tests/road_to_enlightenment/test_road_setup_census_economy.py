@@ -67,7 +67,9 @@ def test_re03_starting_hand_of_england(players: int) -> None:
     # the face-up rows were dealt before any player's lesser draw
     moves = of_type(events, "LuminariesMoved")
     first_row = next(i for i, e in enumerate(moves) if e.dst.startswith("row:"))
-    first_draw = next(i for i, e in enumerate(moves) if e.src.startswith("pile:") and e.dst == "hand")
+    first_draw = next(
+        i for i, e in enumerate(moves) if e.src.startswith("pile:") and e.dst == "hand"
+    )
     assert first_row < first_draw
     assert len(state.vault) == 24 - 3 * players
 
@@ -138,7 +140,9 @@ def test_re07_science_census_winner_second_others() -> None:
 
 
 def test_re08_census_tie_goes_by_turn_order() -> None:
-    state = census_state(2, "ART", {1: ("O13", "O10", "O05"), 0: ("O07", "O12", "O14")}, order=(1, 0))
+    state = census_state(
+        2, "ART", {1: ("O13", "O10", "O05"), 0: ("O07", "O12", "O14")}, order=(1, 0)
+    )
     state = set_player(state, 0, art=0)
     assert census_contribution(state, 0, "ART") == census_contribution(state, 1, "ART") == 8
     tx = tx_for(state)
@@ -180,9 +184,7 @@ def test_re12_minority_rolls_3d6() -> None:
 
 
 def test_re13_religion_tie_no_movement() -> None:
-    state = census_state(
-        4, "RELIGION", {0: ("U05",), 3: ("U12",), 1: ("K04",), 2: ("K01", "B11")}
-    )
+    state = census_state(4, "RELIGION", {0: ("U05",), 3: ("U12",), 1: ("K04",), 2: ("K01", "B11")})
     tx = tx_for(state)
     resolve_census(tx, "RELIGION")
     assert tx.state.religion == 0 and not of_type(tx.events, "DiceRolled")
@@ -205,7 +207,9 @@ def phase3_state(players: int, slot3: dict[int, tuple[str, ...]], choices=(), **
 
 
 def income(events, seat):  # type: ignore[no-untyped-def]
-    return sum(e.delta for e in of_type(events, "CoinsChanged") if e.seat == seat and e.reason == "income")
+    return sum(
+        e.delta for e in of_type(events, "CoinsChanged") if e.seat == seat and e.reason == "income"
+    )
 
 
 def test_re15_catholic_income_allocation() -> None:
@@ -259,7 +263,11 @@ def test_re20_treasury_limit_applies_after_upkeep() -> None:
     state = phase3_state(4, {3: ("BF2", "B09")}, s3={"coins": 8})
     tx = tx_for(state)
     phase3_resolve(tx)
-    trims = [e for e in of_type(tx.events, "CoinsChanged") if e.seat == 3 and e.reason == "treasury limit"]
+    trims = [
+        e
+        for e in of_type(tx.events, "CoinsChanged")
+        if e.seat == 3 and e.reason == "treasury limit"
+    ]
     assert income(tx.events, 3) == 6 and trims[0].delta == -2
     assert tx.state.players[3].coins == 10
 
@@ -293,10 +301,12 @@ def test_re23_tie_rules_for_highest_and_lowest() -> None:
         state = set_player(state, seat, sci=sci, art=5 + seat)
     state = replace(state, order=(3, 0, 1, 2))
     d = score_deltas(state)
-    # art: 5..8 all first half (+1); seat 2 (ART 7)... SWE (seat 2) has ART 7, POL (seat 3) ART 8 highest
+    # art 5..8: all first half (+1); POL (seat 3, ART 8) highest, FRA (ART 5) lowest
     art = {0: 1 - 1, 1: 1, 2: 1, 3: 1 + 2}
     sci = {3: 2 + 2, 0: 2, 1: -1, 2: -1}
-    assert d == {s: art[s] + sci[s] + (2 if s in (0, 3) and state.religion < 0 else 0) for s in range(4)}
+    assert d == {
+        s: art[s] + sci[s] + (2 if s in (0, 3) and state.religion < 0 else 0) for s in range(4)
+    }
 
 
 def test_re24_and_re26_science_wrap_gives_five_and_keeps_medallions() -> None:

@@ -69,7 +69,11 @@ def test_re31_hand_size_eleven() -> None:
     state, _ = new_game(2)
     deck = tuple(f"re-G{i:02d}" for i in range(1, 11))
     state = set_player(
-        state, 1, hand=("re-K01", "re-K02", "re-K03", "re-K04"), mat=("re-KF1", "re-RF1", "re-OF1"), deck=deck
+        state,
+        1,
+        hand=("re-K01", "re-K02", "re-K03", "re-K04"),
+        mat=("re-KF1", "re-RF1", "re-OF1"),
+        deck=deck,
     )
     state = replace(
         state,
@@ -110,7 +114,9 @@ def test_re35_sliding_past_a_locked_marker_while_moving_back() -> None:
 
 
 @pytest.mark.parametrize(("order", "expected"), [((1, 0), [5, 6]), ((0, 1), [6, 5])])
-def test_re36_simultaneous_advances_go_in_turn_order(order: tuple[int, int], expected: list[int]) -> None:
+def test_re36_simultaneous_advances_go_in_turn_order(
+    order: tuple[int, int], expected: list[int]
+) -> None:
     state = tracks(2, s1=(2, False), s0=(0, False))
     tx = tx_for(replace(state, order=order))
     for seat in order:
@@ -158,7 +164,7 @@ def test_re39_religion_colour_restriction() -> None:
     with pytest.raises(RuleViolation) as err:
         send(state, 3, DraftPick("re-K03"))
     assert err.value.code == "religion_colour"
-    state, events = send(state, 3, DraftPick("re-R06"))
+    state, _events = send(state, 3, DraftPick("re-R06"))
     assert "re-R06" in state.players[3].hand
 
 
