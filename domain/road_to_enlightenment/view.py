@@ -10,7 +10,7 @@ import attrs
 from ..simultaneous import ChoiceCommitted, SecretChoices
 from ..viewers import Viewer
 from .content import COLORS, content
-from .events import LuminariesMoved, OffersRevealed, PileShuffled, SlotPlanned
+from .events import LuminariesMoved, OffersRevealed, PileShuffled, SlotPlanned, StageSet
 from .legal import to_act
 from .state import State
 
@@ -187,6 +187,10 @@ def redact(event: Any, viewer: Viewer) -> Any:
         if viewer.seat in (event.seat, event.other):
             return event
         return attrs.evolve(event, offer=None, other_offer=None, hidden=True)
+    if isinstance(event, StageSet) and event.stage.kind == "accept":
+        if viewer.seat in (event.stage.seat, event.stage.other):
+            return event
+        return StageSet(attrs.evolve(event.stage, data=""))  # the offers stay between the two
     if isinstance(event, SlotPlanned):
         return event if viewer.sees_seat(event.seat) else None
     if isinstance(event, ChoiceCommitted):

@@ -325,3 +325,19 @@ def test_re70_austria_fortress_and_sweden_plunder() -> None:
 def test_tx_helper_scripted_dice() -> None:
     tx = tx_for(new_game(2)[0], 6)
     assert tx.rng.die() == 6
+
+
+def test_exchange_offers_stay_between_the_two_players() -> None:
+    from road_helpers import GAME
+
+    from domain.viewers import SPECTATOR, Viewer
+
+    state = gift_to_austria()
+    state, _ = send(state, 1, ExchangeOffer("re-R10"))
+    state, events = send(state, 4, ExchangeOffer("re-G07"))
+    for viewer in (SPECTATOR, Viewer(seat=0)):
+        for e in events:
+            r = GAME.redact(e, viewer)
+            assert "re-R10" not in repr(r) and "re-G07" not in repr(r)
+        assert GAME.view(state, viewer)["stage"]["data"] == ""
+    assert "re-G07" in repr([GAME.redact(e, Viewer(seat=1)) for e in events])
