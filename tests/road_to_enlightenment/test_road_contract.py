@@ -195,3 +195,23 @@ def test_a_broken_content_file_is_rejected(file: str, breakage: Any, message: st
     breakage(raw[file])
     with pytest.raises(ContentError, match=message):
         validate(raw["map"], raw["nations"], raw["luminaries"], raw["rules"])
+
+
+def test_every_event_has_a_one_line_description(logs: list[tuple[Any, list[Any]]]) -> None:
+    for _, log in logs:
+        for e in log:
+            text = GAME.describe(e)
+            assert text and "\n" not in text
+
+
+def test_review_view_shows_everything_and_result_names_the_winner(
+    logs: list[tuple[Any, list[Any]]],
+) -> None:
+    from domain.viewers import REVIEW
+
+    state, _ = logs[0]
+    view = GAME.view(state, REVIEW)
+    assert view["over"] and "decks" in view and "vault" in view
+    assert GAME.hidden_values(state, REVIEW) == frozenset()
+    result = GAME.result(state)
+    assert result is not None and "wins" in result.summary
