@@ -48,9 +48,9 @@ from .commands import (
 from .content import content
 from .describe import describe_event
 from .diagnose import diagnose
-from .events import EVENT_TYPES, SlotPlanned
+from .events import EVENT_TYPES
 from .evolve import evolve
-from .legal import legal_commands, to_act
+from .legal import legal_commands, may_act, to_act
 from .state import State
 from .view import hidden_values, redact, view
 
@@ -106,7 +106,7 @@ class RoadToEnlightenment(GameBase):
             raise GameOver("the game is over")
         if not isinstance(seat, int) or not 0 <= seat < len(state.players):
             raise InvalidCommand(f"there is no seat {seat!r}")
-        if seat not in to_act(state):
+        if not may_act(state, seat):
             raise NotYourTurn(f"the game is not waiting for {state.players[seat].nation} now")
         legal = legal_commands(state, seat)
         try:
@@ -125,7 +125,7 @@ class RoadToEnlightenment(GameBase):
     def _apply(self, tx: rules.Tx, seat: int, cmd: Any) -> None:
         match cmd:
             case PlaceLuminary(card=card, slot=slot):
-                tx.emit(SlotPlanned(seat, card, slot))
+                rules.plan_slot(tx, seat, card, slot)
             case ConfirmSlots():
                 rules.confirm_slots(tx, seat)
             case DeclareAttack(target=t, route=r, coins=k, enhancement=e):

@@ -47,7 +47,7 @@ from .content import ANTI, CATH, content
 from .rules import forbidden_color, needs_war, power_type, religion_of, stat
 from .state import State
 
-__all__ = ["EXPECTED", "attack_targets", "legal_commands", "minimal_sets", "to_act"]
+__all__ = ["EXPECTED", "attack_targets", "legal_commands", "may_act", "minimal_sets", "to_act"]
 
 # Which command types each stage accepts (for the ``wrong_state`` rejection).
 EXPECTED: dict[str, tuple[type, ...]] = {
@@ -279,16 +279,28 @@ def _refill(state: State, seat: int) -> list[Any]:
 
 
 def _assign(state: State, seat: int) -> list[Any]:
-    if seat not in state.choices.waiting_on:
-        return []
+    """Plan moves, and ConfirmSlots until committed.
+
+    DD-38: a seat that has committed may still change its plan until the last seat commits;
+    each change re-commits it at once.
+    """
     p = state.players[seat]
     planned = dict(p.plan)
     out: list[Any] = []
     for card in sorted(p.hand):
         cur = planned.get(card, 0)
         out += [PlaceLuminary(card, s) for s in range(4) if s != cur]
-    out.append(ConfirmSlots())
+    if seat in state.choices.waiting_on:
+        out.append(ConfirmSlots())
     return out
+
+
+def may_act(state: State, seat: int) -> bool:
+    """Whether ``seat`` may send a command now: the seats waited for, plus committed seats
+    revising their phase-1 plan (DD-38), whom the game does not wait for."""
+    if seat in to_act(state):
+        return True
+    return state.stage.kind == "assign" and seat in state.choices.seats
 
 
 def _stage_commands(state: State, seat: int) -> list[Any]:
@@ -357,7 +369,7 @@ def _stage_commands(state: State, seat: int) -> list[Any]:
 
 
 def legal_commands(state: State, seat: int) -> list[Any]:
-    if not 0 <= seat < len(state.players) or seat not in to_act(state):
+    if not 0 <= seat < len(state.players) or not may_act(state, seat):
         return []
     if state.players[seat].eliminated:
         return []

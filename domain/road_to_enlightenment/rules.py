@@ -45,6 +45,7 @@ from .events import (
     PrestigeChanged,
     ScoringApplied,
     ShortfallSet,
+    SlotPlanned,
     StackRevealed,
     StacksLocked,
     StageSet,
@@ -207,6 +208,13 @@ def setup_events(state: State, rng: Rng) -> list[Any]:
 # -- phase 1 ----------------------------------------------------------------------------------
 def start_assign(tx: Tx) -> None:
     prompt(tx, "assign", waiting=tuple(tx.state.order))
+
+
+def plan_slot(tx: Tx, seat: int, card: str, slot: int) -> None:
+    tx.emit(SlotPlanned(seat, card, slot))
+    if seat in tx.state.choices.committed_seats:  # DD-38: a revision re-commits at once
+        plan = tx.state.players[seat].plan
+        tx.emit(ChoiceCommitted(seat, tuple(sorted(f"{s}:{c}" for c, s in plan))))
 
 
 def confirm_slots(tx: Tx, seat: int) -> None:

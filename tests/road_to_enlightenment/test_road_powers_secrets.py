@@ -84,3 +84,21 @@ def test_slot_stacks_stay_secret_until_revealed() -> None:
     assert card not in GAME.hidden_values(state, Viewer(seat=0))
     state, _ = send(state, 0, DeclareReorganize(None))  # reveals slot 1
     assert card not in GAME.hidden_values(state, Viewer(seat=1))
+
+
+def test_dd38_a_committed_plan_can_be_revised_until_the_last_commit() -> None:
+    state, _ = new_game(2, seed=4)
+    first, second = state.players[0].hand[:2]
+    state, _ = send(state, 0, PlaceLuminary(first, 1))
+    state, _ = send(state, 0, ConfirmSlots())
+    assert GAME.to_act(state) == frozenset({1})
+    assert ConfirmSlots() not in GAME.legal_commands(state, 0)
+    state, events = send(state, 0, PlaceLuminary(second, 3))
+    recommitted = of_type(events, "ChoiceCommitted")[0]
+    assert recommitted.choice == tuple(sorted((f"1:{first}", f"3:{second}")))
+    assert GAME.redact(recommitted, Viewer(seat=1)).choice is None
+    assert all(GAME.redact(e, Viewer(seat=1)) is None for e in of_type(events, "SlotPlanned"))
+    state, events = send(state, 1, ConfirmSlots())
+    assert of_type(events, "StacksLocked")[0].counts[0] == (1, 0, 1)
+    assert GAME.legal_commands(state, 1) == []  # locked: phase 2 has begun
+    assert state.players[0].slots == ((first,), (), (second,))
