@@ -50,5 +50,12 @@ def default_registry() -> dict[str, GameType]:
     """Every game this build ships. Imported lazily so the domain kernel stays light."""
     from . import campus_galli, highcard, illumination
 
-    types = [illumination.GAME_TYPE, campus_galli.GAME_TYPE, highcard.GAME_TYPE]
+    from . import campus_galli, highcard, illumination, road_to_enlightenment
+
+    types = [
+        illumination.GAME_TYPE,
+        campus_galli.GAME_TYPE,
+        road_to_enlightenment.GAME_TYPE,
+        highcard.GAME_TYPE,
+    ]
     return make_registry(*types)
