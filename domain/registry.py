@@ -48,8 +48,6 @@ def make_registry(*types: GameType) -> dict[str, GameType]:
 
 def default_registry() -> dict[str, GameType]:
     """Every game this build ships. Imported lazily so the domain kernel stays light."""
-    from . import campus_galli, highcard, illumination
-
     from . import campus_galli, highcard, illumination, road_to_enlightenment
 
     types = [

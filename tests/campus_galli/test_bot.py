@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import os
 
-from tests.campus_galli.cg_support import GAME, play, random_chooser
-
 from domain.campus_galli import GAME_TYPE
 from domain.campus_galli.bots import GreedyBot
+from tests.campus_galli.cg_support import GAME, play, random_chooser
 
 SOAK = os.environ.get("CLOISTER_SOAK") == "1"
 

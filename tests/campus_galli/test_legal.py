@@ -9,12 +9,12 @@ from typing import Any
 
 import attrs
 import pytest
-from tests.campus_galli.cg_support import COMBOS, GAME, iter_states
 
 from domain.campus_galli import commands as C
 from domain.campus_galli.content import ACTIONS, SECTIONS, TASKS
 from domain.errors import DomainError
 from domain.randomness import Context
+from tests.campus_galli.cg_support import COMBOS, GAME, iter_states
 
 _STRINGS = [
     "",

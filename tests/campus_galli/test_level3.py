@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import attrs
-from tests.campus_galli.cg_support import GAME, apply, new_game, play
-from tests.campus_galli.test_scenarios import fixture
 
 from domain.campus_galli.commands import DeclineEvent, PayEvent
 from domain.campus_galli.events import (
@@ -18,6 +16,8 @@ from domain.campus_galli.rules.decide import advance
 from domain.randomness import Context
 from domain.simultaneous import ChoiceCommitted
 from domain.viewers import SPECTATOR, seat_viewer
+from tests.campus_galli.cg_support import GAME, apply, new_game, play
+from tests.campus_galli.test_scenarios import fixture
 
 ROUNDS = {
     (1, 1): 24, (1, 2): 12, (1, 3): 9, (1, 4): 6,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.campus_galli.cg_support import COMBOS, GAME, check_invariants, play, playouts
 
 from domain.game import fold
+from tests.campus_galli.cg_support import COMBOS, GAME, check_invariants, play, playouts
 
 
 @pytest.mark.parametrize(("level", "players", "mode"), COMBOS)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from tests.campus_galli.cg_support import GAME, apply, new_game
-from tests.campus_galli.test_scenarios import fixture
 
 from domain.campus_galli.commands import (
     Beg,
@@ -24,6 +22,8 @@ from domain.campus_galli.events import BuildingCompleted, MonkPlaced, SectionTak
 from domain.campus_galli.state import Turn
 from domain.errors import DomainError, GameOver, InvalidCommand, NotYourTurn, UnknownCommand
 from domain.highcard.game import Draw
+from tests.campus_galli.cg_support import GAME, apply, new_game
+from tests.campus_galli.test_scenarios import fixture
 
 
 def code_of(state, seat, command) -> str:  # type: ignore[no-untyped-def]

@@ -6,7 +6,6 @@ from typing import Any
 
 import attrs
 import pytest
-from tests.campus_galli.cg_support import GAME, apply, new_game
 
 from domain.campus_galli.commands import PlaceSection, TakeFromHut
 from domain.campus_galli.content import ACTIONS, TASKS
@@ -24,6 +23,7 @@ from domain.campus_galli.rules.queries import pigment, player_score, team_score,
 from domain.campus_galli.state import State, Turn
 from domain.errors import DomainError
 from domain.randomness import Context
+from tests.campus_galli.cg_support import GAME, apply, new_game
 
 
 def cell(x: int, y: int) -> int:

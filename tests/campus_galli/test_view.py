@@ -4,9 +4,9 @@ whom the hidden-information matrix allows."""
 from __future__ import annotations
 
 import orjson
-from tests.campus_galli.cg_support import GAME, iter_states
 
 from domain.viewers import REVIEW, SPECTATOR, seat_viewer
+from tests.campus_galli.cg_support import GAME, iter_states
 
 
 def test_view_shape_and_secrets() -> None:
@@ -33,8 +33,7 @@ def test_view_shape_and_secrets() -> None:
 
 
 def test_leak_scanner_recognises_every_secret_id() -> None:
-    from tests.campus_galli.cg_support import _ID
-
     from domain.campus_galli.content import ACTIONS, TASKS
+    from tests.campus_galli.cg_support import _ID
 
     assert all(_ID.fullmatch(i) for i in [*ACTIONS, *TASKS])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.road_to_enlightenment.road_helpers import at_slot, new_game, of_type, send, set_player, tx_for
 
 from domain.errors import RuleViolation
 from domain.road_to_enlightenment.commands import (
@@ -29,6 +28,14 @@ from domain.road_to_enlightenment.commands import (
 from domain.road_to_enlightenment.legal import legal_commands
 from domain.road_to_enlightenment.rules import score_deltas, strengths
 from domain.road_to_enlightenment.state import Combat, pair_key, replace
+from tests.road_to_enlightenment.road_helpers import (
+    at_slot,
+    new_game,
+    of_type,
+    send,
+    set_player,
+    tx_for,
+)
 
 
 def cards(*ids: str) -> tuple[str, ...]:
@@ -328,9 +335,8 @@ def test_tx_helper_scripted_dice() -> None:
 
 
 def test_exchange_offers_stay_between_the_two_players() -> None:
-    from tests.road_to_enlightenment.road_helpers import GAME
-
     from domain.viewers import SPECTATOR, Viewer
+    from tests.road_to_enlightenment.road_helpers import GAME
 
     state = gift_to_austria()
     state, _ = send(state, 1, ExchangeOffer("re-R10"))

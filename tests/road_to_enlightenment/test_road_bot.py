@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 
 import pytest
-from tests.road_to_enlightenment.road_helpers import GAME, random_playout
 
 from domain.road_to_enlightenment import GreedyBot
+from tests.road_to_enlightenment.road_helpers import GAME, random_playout
 
 
 def test_greedy_beats_random_in_three_player_short_games() -> None:

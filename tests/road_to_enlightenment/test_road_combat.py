@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.road_to_enlightenment.road_helpers import at_slot, new_game, of_type, send, set_player
 
 from domain.errors import RuleViolation
 from domain.road_to_enlightenment.commands import (
@@ -19,6 +18,7 @@ from domain.road_to_enlightenment.commands import (
 )
 from domain.road_to_enlightenment.legal import legal_commands
 from domain.road_to_enlightenment.state import pair_key, replace
+from tests.road_to_enlightenment.road_helpers import at_slot, new_game, of_type, send, set_player
 
 
 def cards(*ids: str) -> tuple[str, ...]:

@@ -7,7 +7,6 @@ from typing import Any
 
 import attrs
 import pytest
-from tests.road_to_enlightenment.road_helpers import CODEC, GAME, new_game, random_playout
 
 from domain.errors import DomainError, InvalidCommand, NotYourTurn, UnknownCommand
 from domain.game import validate_options
@@ -15,6 +14,7 @@ from domain.randomness import Context, Rng
 from domain.registry import default_registry
 from domain.road_to_enlightenment.commands import COMMAND_TYPES
 from domain.road_to_enlightenment.content import ContentError, content, validate
+from tests.road_to_enlightenment.road_helpers import CODEC, GAME, new_game, random_playout
 
 GAMES = [(2, "short", 11), (4, "long", 12), (7, "short", 13), (5, "long", 14)]
 

@@ -7,6 +7,7 @@ soak of 1,000 games per combination).
 from __future__ import annotations
 
 import pytest
+
 from tests.road_to_enlightenment.road_helpers import GAME, playout_count, random_playout
 
 COMBOS = [(n, length) for n in range(2, 8) for length in ("short", "long")]

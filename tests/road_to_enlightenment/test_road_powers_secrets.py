@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from tests.road_to_enlightenment.road_helpers import GAME, at_slot, new_game, of_type, send, set_player
-
 from domain.road_to_enlightenment.commands import (
     ConfirmSlots,
     DeclareAttack,
@@ -16,6 +14,14 @@ from domain.road_to_enlightenment.commands import (
 )
 from domain.road_to_enlightenment.state import pair_key, replace
 from domain.viewers import SPECTATOR, Viewer
+from tests.road_to_enlightenment.road_helpers import (
+    GAME,
+    at_slot,
+    new_game,
+    of_type,
+    send,
+    set_player,
+)
 
 
 def test_advance_with_renown_on_the_same_track() -> None:

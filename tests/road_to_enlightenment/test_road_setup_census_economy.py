@@ -3,15 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.road_to_enlightenment.road_helpers import (
-    act,
-    new_game,
-    of_type,
-    random_playout,
-    send,
-    set_player,
-    tx_for,
-)
 
 from domain.road_to_enlightenment.commands import HelpUpkeep
 from domain.road_to_enlightenment.content import content
@@ -23,6 +14,15 @@ from domain.road_to_enlightenment.rules import (
     score_deltas,
 )
 from domain.road_to_enlightenment.state import replace
+from tests.road_to_enlightenment.road_helpers import (
+    act,
+    new_game,
+    of_type,
+    random_playout,
+    send,
+    set_player,
+    tx_for,
+)
 
 
 def nations(state):  # type: ignore[no-untyped-def]

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from tests.road_to_enlightenment.road_helpers import new_game, of_type, send, set_player, tx_for
 
 from domain.errors import RuleViolation
 from domain.road_to_enlightenment.commands import DraftPick, RefillHand
 from domain.road_to_enlightenment.rules import draft_finish, draft_start
 from domain.road_to_enlightenment.state import Stage, replace
 from domain.road_to_enlightenment.tracks import advance, shift_religion
+from tests.road_to_enlightenment.road_helpers import new_game, of_type, send, set_player, tx_for
 
 
 def tracks(players: int, **positions: tuple[int, bool]):  # type: ignore[no-untyped-def]
