@@ -48,7 +48,12 @@ def make_registry(*types: GameType) -> dict[str, GameType]:
 
 def default_registry() -> dict[str, GameType]:
     """Every game this build ships. Imported lazily so the domain kernel stays light."""
-    from . import highcard, illumination
+    from . import campus_galli, highcard, illumination, road_to_enlightenment
 
-    types = [highcard.GAME_TYPE, illumination.GAME_TYPE]
+    types = [
+        illumination.GAME_TYPE,
+        campus_galli.GAME_TYPE,
+        road_to_enlightenment.GAME_TYPE,
+        highcard.GAME_TYPE,
+    ]
     return make_registry(*types)

@@ -1,0 +1,246 @@
+"""Legal-move generation: exactly the commands ``decide`` accepts, for one seat."""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from ...viewers import Seat
+from ..commands import (
+    Beg,
+    BringGuest,
+    ChooseSource,
+    ChooseTiles,
+    DeclareBeg,
+    DeclineEvent,
+    DrawFromBag,
+    EndTurn,
+    ExchangeTiles,
+    FlipBuilding,
+    ForfeitBuild,
+    PassSpecial,
+    PayEvent,
+    PlaceSection,
+    ProduceBook,
+    Rescore,
+    SelectActionCard,
+    SpecialBuyFromBag,
+    SpecialBuyFromHut,
+    SpecialExpand,
+    SpecialFulfillTask,
+    SpecialReconstruct,
+    SpecialRemoveHalt,
+    TakeFromHut,
+    TakeUnfinished,
+)
+from ..content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
+from ..state import State
+from .evolve import PILES
+from .flow import rescore_candidates, special_seat
+from .queries import (
+    ALL_LETTERS,
+    bag_options,
+    bag_shapes,
+    card_can_build,
+    card_cost,
+    dice_cost,
+    hut_options,
+    legal_placements,
+    payments,
+    reward_options,
+    take_choices,
+)
+
+__all__ = ["EXCHANGE_STAGES", "SIMULTANEOUS_EVENTS", "legal_commands", "to_act"]
+
+SIMULTANEOUS_EVENTS = ("fire", "epidemic", "new_arrivals")
+"""Events every concerned player answers at once, secretly (DD-22)."""
+
+EXCHANGE_STAGES = ("source", "act", "place", "flip", "rescore", "alms")
+"""Turn stages where a 3-for-1 exchange is offered ("At any point during your turn")."""
+
+
+def to_act(state: State) -> frozenset[Seat]:
+    if state.phase == "select":
+        return state.choices.waiting_on
+    if state.phase == "event" and state.event is not None and state.event.queue:
+        if state.event.kind in SIMULTANEOUS_EVENTS:
+            return state.choices.waiting_on
+        return frozenset({state.event.queue[0]})
+    if state.phase in ("turns", "special"):
+        if state.turn is not None:
+            return frozenset({state.turn.seat})
+        seat = special_seat(state) if state.phase == "special" else None
+        return frozenset() if seat is None else frozenset({seat})
+    return frozenset()
+
+
+def exchanges(state: State, seat: Seat) -> list[Any]:
+    tiles = state.players[seat].tiles
+    out: list[Any] = []
+    for give in combinations_with_replacement(COLOURS, 3):
+        if all(give.count(c) <= tiles[i] for i, c in enumerate(COLOURS)):
+            out += [
+                ExchangeTiles(give, t) for t in COLOURS if state.tile_supply[COLOURS.index(t)] > 0
+            ]
+    return out
+
+
+def legal_commands(state: State, seat: Seat) -> list[Any]:
+    if seat not in to_act(state):
+        return []
+    p = state.players[seat]
+    if state.phase == "select":
+        return [SelectActionCard(c) for c in p.hand]
+    if state.phase == "event":
+        return _event_commands(state, seat)
+    t = state.turn
+    if t is None:
+        return _special_commands(state, seat)
+    card = ACTIONS[t.card] if t.card else None
+    out: list[Any] = []
+    if state.level > 1 and t.stage in EXCHANGE_STAGES:
+        out += exchanges(state, seat)
+    can_beg = card is not None and card.kind != "angel" and not t.free
+    if t.stage in ("source", "act") and state.level > 1 and can_beg:
+        out.append(DeclareBeg())
+    if t.stage == "source":
+        assert card is not None
+        for source in ("bag", "hut"):
+            opts = (
+                bag_options(state, card, source)
+                if source == "bag"
+                else hut_options(state, card, source)
+            )
+            if opts and payments(card_cost(state, t, source), p.tiles):
+                out.append(ChooseSource(source))
+        if not any(isinstance(c, ChooseSource | DeclareBeg) for c in out) and (
+            state.level == 1 or t.free
+        ):
+            out.append(ForfeitBuild())
+        return out
+    if t.stage == "act":
+        assert card is not None
+        if card.kind == "book":
+            for pay in payments(card_cost(state, t, ""), p.tiles):
+                out += [ProduceBook(pay, tile) for tile in reward_options(card)]
+            return out
+        if card.kind == "guest":
+            for pay in payments(card_cost(state, t, ""), p.tiles):
+                out += [BringGuest(pay, tile) for tile in reward_options(card)]
+            return out
+        if card.kind == "unfinished":
+            pays = payments(card_cost(state, t, ""), p.tiles)
+            for i, pile in enumerate(PILES):
+                if state.unfinished[i] and _doable(state, state.unfinished[i][0]):
+                    out += [TakeUnfinished(pile, pay) for pay in pays]
+            return out
+        source = t.source
+        pays = payments(card_cost(state, t, source), p.tiles)
+        builds: list[Any] = []
+        for s in hut_options(state, card, source):
+            builds += [TakeFromHut(s, pay) for pay in pays]
+        for sh in bag_options(state, card, source):
+            builds += [DrawFromBag(sh, pay) for pay in pays]
+        out += builds
+        if not builds and (state.level == 1 or card.kind == "angel" or t.free):
+            out.append(ForfeitBuild())
+        return out
+    if t.stage == "place":
+        shape = SECTIONS[t.holding].shape
+        return [
+            *out,
+            *(
+                PlaceSection(pl.x, pl.y, pl.orientation)
+                for pl in legal_placements(state, shape, t.moving)
+            ),
+        ]
+    if t.stage == "flip":
+        flips = [FlipBuilding(b) for b in ALL_LETTERS if b not in state.construction]
+        return [*out, *flips, FlipBuilding("")]
+    if t.stage == "rescore":
+        for c in rescore_candidates(state):
+            out += [Rescore(c, tile) for tile in reward_options(ACTIONS[c])]
+        return [*out, EndTurn()]
+    if t.stage == "alms":
+        return [*out, *(ChooseTiles(c) for c in take_choices(state.tile_supply, 2))]
+    if t.stage == "beg":
+        return [Beg(c) for c in take_choices(state.tile_supply, 2)]
+    return []
+
+
+def _doable(state: State, card_id: str) -> bool:
+    """An unfinished card can be taken only if its action can be carried out (DD-31)."""
+    card = ACTIONS[card_id]
+    if card.kind in ("book", "guest"):
+        return True
+    return card_can_build(state, card)
+
+
+def _event_commands(state: State, seat: Seat) -> list[Any]:
+    ev = state.event
+    assert ev is not None
+    p = state.players[seat]
+    task = TASKS[ev.card]
+    out: list[Any] = []
+    if ev.kind in ("feast", "study"):
+        pool = p.guests if ev.kind == "feast" else p.library
+        for c in pool:
+            if c not in ev.scored:
+                out += [Rescore(c, tile) for tile in reward_options(ACTIONS[c])]
+        return [*out, EndTurn()]
+    if ev.kind == "new_arrivals":
+        letters = [b for b in ALL_LETTERS if PLAN.buildings[b].area == task.area]
+        for pay in payments(task.cost, p.tiles):
+            out += [PayEvent(pay, b) for b in letters]
+        return [*out, DeclineEvent("")]
+    faces = next(d for s, d in ev.dice if s == seat)
+    out += [PayEvent(pay) for pay in payments(dice_cost(faces), p.tiles)]
+    if ev.kind == "fire":
+        out += [DeclineEvent(b) for b in p.library]
+    elif ev.kind == "epidemic":
+        letters = sorted(
+            {
+                m.building
+                for m in state.monks
+                if m.owner == seat
+                and m.kind == "guest"
+                and PLAN.buildings[m.building].area in task.areas
+            }
+        )
+        out += [DeclineEvent(b) for b in letters]
+    else:
+        out.append(DeclineEvent(""))
+    return out
+
+
+def _special_commands(state: State, seat: Seat) -> list[Any]:
+    p = state.players[seat]
+    out: list[Any] = exchanges(state, seat)
+    for card_id, status in state.board:
+        task = TASKS[card_id]
+        if status == "open" and task.kind == "tile_task":
+            out += [SpecialFulfillTask(card_id, pay) for pay in payments(task.cost, p.tiles)]
+        if status == "halt":
+            out += [SpecialRemoveHalt(pay) for pay in payments(task.cost, p.tiles)]
+        if status == "open" and task.kind == "reconstruction":
+            pays = payments(task.cost, p.tiles)
+            if pays:
+                for s, _ in state.placed:
+                    if SECTIONS[s].shape == task.shape and legal_placements(state, task.shape, s):
+                        out += [SpecialReconstruct(card_id, s, pay) for pay in pays]
+    for b in ALL_LETTERS:
+        if b not in state.construction and payments(PLAN.buildings[b].expansion_cost, p.tiles):
+            out.append(SpecialExpand(b))
+    for s in sorted(state.hut):
+        sec = SECTIONS[s]
+        if legal_placements(state, sec.shape):
+            cost = (sec.colour,) * 3 + ("?", "?")
+            out += [SpecialBuyFromHut(s, pay) for pay in payments(cost, p.tiles)]
+    for sh in sorted(bag_shapes(state)):
+        if legal_placements(state, sh):
+            out += [
+                SpecialBuyFromBag(sh, pay) for pay in payments(("R", "B", "G", "Y", "?"), p.tiles)
+            ]
+    out.append(PassSpecial())
+    return out

@@ -1,0 +1,287 @@
+"""What each viewer may see: the view, redacted events and the secrets they must not see."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from ..simultaneous import ChoiceCommitted, SecretChoices
+from ..viewers import Viewer
+from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
+from .events import (
+    ActionCardsDrawn,
+    ActionPileFormed,
+    ActionPileReformed,
+    TaskDeckShuffled,
+    UnfinishedPileFormed,
+)
+from .geometry import cell_xy, cells_of
+from .rules.evolve import PILES
+from .rules.legal import to_act
+from .rules.queries import ALL_LETTERS, is_complete, player_score
+from .state import State
+
+__all__ = ["card_info", "hidden_values", "redact", "view"]
+
+
+_XY = [list(cell_xy(c)) for c in range(21 * 14)]
+
+
+def _xy(cells: Any) -> list[list[int]]:
+    return [_XY[c] for c in cells]
+
+
+def _tiles(t: tuple[int, ...]) -> dict[str, int]:
+    return dict(zip(COLOURS, t, strict=True))
+
+
+@cache
+def _card_info(card: str) -> dict[str, Any]:
+    if card in ACTIONS:
+        a = ACTIONS[card]
+        return {
+            "kind": a.kind,
+            "level": a.level,
+            "number": a.number,
+            "large": a.large or None,
+            "colours": list(a.colours),
+            "shapes": list(a.shapes),
+            "cost": list(a.cost),
+            "grand": a.grand,
+            "name": a.name,
+            "book_tile": a.book_tile or None,
+            "guest_building": a.guest_building or None,
+            "guest_rewards": list(a.guest_rewards),
+        }
+    t = TASKS[card]
+    return {
+        "kind": t.kind,
+        "level": t.level,
+        "border": t.border,
+        "seals": t.seals,
+        "half_seals": t.half_seals,
+        "building": t.building or None,
+        "buildings": list(t.buildings),
+        "colours": list(t.colours),
+        "a": list(t.a),
+        "b": list(t.b),
+        "shape": t.shape or None,
+        "shapes": list(t.shapes),
+        "area": t.area or None,
+        "areas": list(t.areas),
+        "cost": list(t.cost),
+        "cells": _xy(sorted(t.cells)),
+        "name": t.name,
+    }
+
+
+def card_info(card: str) -> dict[str, Any]:
+    """What is printed on an action or task card (a fresh copy: callers may mutate it)."""
+    return dict(_card_info(card))
+
+
+_PLAN = {
+    "width": PLAN.width,
+    "height": PLAN.height,
+    # '.' grass, 'T' tree, a letter = a space of that building.
+    "terrain": list(PLAN.terrain),
+    # Per cell: "R"/"B"/"G"/"Y" for a coloured symbol, else null.
+    "symbols": [
+        [PLAN.symbols.get(y * PLAN.width + x) for x in range(PLAN.width)]
+        for y in range(PLAN.height)
+    ],
+    "north_tower": _xy(sorted(PLAN.tower)),
+}
+
+_BUILDINGS = {
+    b: {
+        "letter": b,
+        "name": PLAN.buildings[b].name,
+        "area": PLAN.buildings[b].area,
+        "expansion_cost": list(PLAN.buildings[b].expansion_cost),
+        "cells": _xy(sorted(PLAN.buildings[b].cells)),
+    }
+    for b in ALL_LETTERS
+}
+
+
+def view(state: State, viewer: Viewer) -> dict[str, Any]:
+    shown: set[str] = set()
+
+    def show(cards: Any) -> list[str]:
+        out = list(cards)
+        shown.update(out)
+        return out
+
+    players = []
+    for seat, p in enumerate(state.players):
+        own = viewer.sees_seat(seat)
+        players.append(
+            {
+                "seat": seat,
+                "this_year_count": len(p.this_year),
+                "next_year": show(p.next_year) if own else None,
+                "next_year_count": len(p.next_year),
+                "hand": show(p.hand) if own else None,
+                "hand_count": len(p.hand),
+                "selected": show([p.selected])[0] if p.selected else None,
+                "used": show(p.used),
+                "library": show(p.library),
+                "guests": show(p.guests),
+                "fulfilled": show(p.fulfilled),
+                "good_coop": p.good_coop,
+                "tiles": _tiles(p.tiles),
+                "monks_in_supply": p.supply,
+                "passed_special": p.passed,
+                "begged": p.begged,
+                "score": player_score(state, seat),
+            }
+        )
+    bag: dict[str, dict[str, int]] = {}
+    for s in state.bag:
+        sec = SECTIONS[s]
+        bag.setdefault(sec.shape, {}).setdefault(sec.colour, 0)
+        bag[sec.shape][sec.colour] += 1
+    choices = state.choices.visible_to(viewer)
+    if choices.get("mine"):
+        shown.update(choices["mine"])  # type: ignore[arg-type]
+    t = state.turn
+    ev = state.event
+    out: dict[str, Any] = {
+        "level": state.level,
+        "mode": state.mode,
+        "players_count": state.n,
+        "phase": state.phase,
+        "round": state.round_no,
+        "year": state.year,
+        "to_act": sorted(to_act(state)),
+        "plan": _PLAN,
+        "buildings": [
+            {
+                **_BUILDINGS[b],
+                "side": "construction" if b in state.construction else "parchment",
+                "complete": is_complete(state, b),
+            }
+            for b in ALL_LETTERS
+        ],
+        "cordon": state.cordon or None,
+        "sections_placed": [
+            {
+                "id": s,
+                "colour": SECTIONS[s].colour,
+                "shape": SECTIONS[s].shape,
+                "origin": SECTIONS[s].origin,
+                "cells": _xy(cells_of(m)),
+            }
+            for s, m in state.placed
+        ],
+        "monks": [
+            {
+                "owner": m.owner,
+                "kind": m.kind,
+                "section": m.section or None,
+                "building": m.building or None,
+                "cells": _xy(cells_of(m.gap)),
+            }
+            for m in state.monks
+        ],
+        "hut": sorted(state.hut),
+        "bag": {"count": len(state.bag), "by_shape": bag},
+        "task_deck_count": len(state.task_deck),
+        "task_board": [{"card": show([c])[0], "status": s} for c, s in state.board],
+        "task_discard": show(state.task_discard),
+        "set_aside": show(state.set_aside),
+        "collapse_reminders": show(state.reminders),
+        "tile_supply": _tiles(state.tile_supply),
+        "unfinished": [
+            {"pile": pile, "face_up": show(cards[:1])[0] if cards else None, "count": len(cards)}
+            for pile, cards in zip(PILES, state.unfinished, strict=True)
+        ]
+        if state.level == 3
+        else [],
+        "selection": choices,
+        "queue": [[k, s, st] for k, s, st in state.queue],
+        "beg_queue": [[k, s] for k, s in state.beg_queue],
+        "turn": None
+        if t is None
+        else {
+            "seat": t.seat,
+            "card": show([t.card])[0] if t.card else None,
+            "selected": t.selected or None,
+            "stage": t.stage,
+            "source": t.source or None,
+            "holding": t.holding or None,
+            "via": t.via,
+            "flips_pending": t.flips,
+            "rescore_left": t.rescore_left,
+        },
+        "special": {
+            "order": list(state.special_order),
+            "current": min(to_act(state), default=None) if state.phase == "special" else None,
+        },
+        "event": None
+        if ev is None
+        else {
+            "card": ev.card,
+            "kind": ev.kind,
+            "waiting_on": list(ev.queue),
+            "dice": [[s, list(d)] for s, d in ev.dice],
+            "target": ev.target or None,
+            "left": ev.left,
+        },
+        "last_dice": list(state.last_dice),
+        "players": players,
+        "result": None
+        if state.phase != "over"
+        else {
+            "scores": list(state.final_scores),
+            "team_score": state.team_score if state.cooperative else None,
+            "pigment": state.pigment or None,
+            "outcome": state.outcome or None,
+            "qualified_for_next_level": state.qualified,
+        },
+    }
+    if viewer.omniscient:
+        out["task_deck"] = show(state.task_deck)
+        out["this_year"] = [show(p.this_year) for p in state.players]
+        out["unfinished_piles"] = [show(c) for c in state.unfinished]
+    shown.update(h for h in state.hut)
+    # The cached descriptions are shared, not copied: views are serialised, never mutated.
+    out["cards"] = {c: _card_info(c) for c in sorted(shown) if c in ACTIONS or c in TASKS}
+    return out
+
+
+def redact(event: Any, viewer: Viewer) -> Any:
+    if viewer.omniscient:
+        return event
+    match event:
+        case TaskDeckShuffled(count=count):
+            return TaskDeckShuffled(count, None)
+        case ActionPileFormed(seat=seat, count=count):
+            return ActionPileFormed(seat, count, None)
+        case ActionPileReformed(seat=seat, count=count):
+            return ActionPileReformed(seat, count, None)
+        case UnfinishedPileFormed(pile=pile, count=count, face_up=face_up):
+            return UnfinishedPileFormed(pile, count, face_up, None)
+        case ActionCardsDrawn(seat=seat, count=count):
+            return event if viewer.sees_seat(seat) else ActionCardsDrawn(seat, count, None)
+        case ChoiceCommitted():
+            return SecretChoices.redact(event, viewer)
+    return event
+
+
+def hidden_values(state: State, viewer: Viewer) -> frozenset[str]:
+    if viewer.omniscient:
+        return frozenset()
+    hidden: set[str] = set(state.task_deck)
+    for seat, p in enumerate(state.players):
+        if not viewer.sees_seat(seat):
+            hidden.update(p.hand)
+            hidden.update(p.next_year)
+            hidden.update(p.this_year)
+        elif state.year == 1:
+            hidden.update(p.this_year)
+    for pile in state.unfinished:
+        hidden.update(pile[1:])
+    hidden.update(c for c in state.box if not (state.level == 3 and ACTIONS[c].kind == "book"))
+    return frozenset(hidden)

@@ -1,0 +1,179 @@
+"""Choosing the most helpful rejection for a command that is not legal now.
+
+Legality itself is decided by membership in ``legal_commands``; this module only names the
+broken rule. Messages never mention a card the sender cannot see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import DomainError, InvalidCommand, RuleViolation
+from .commands import (
+    AbandonCity,
+    DeclareAttack,
+    DeclareCensus,
+    DeclareLuminaryAction,
+    DeclareReorganize,
+    DefendWith,
+    DefenseDone,
+    DraftPick,
+    ExchangeOffer,
+    ForgeAlliance,
+    GiveGift,
+    HelpUpkeep,
+    PayWarCost,
+    PlaceLuminary,
+    RefillHand,
+    SupportFinish,
+    SupportWith,
+)
+from .content import NEU, content
+from .legal import EXPECTED, routes
+from .rules import forbidden_color, needs_war, power_type, religion_of, stat
+from .state import State
+
+__all__ = ["diagnose"]
+
+
+def _v(message: str, code: str) -> RuleViolation:
+    return RuleViolation(message, code=code)
+
+
+def diagnose(state: State, seat: int, cmd: Any) -> DomainError:
+    kind = state.stage.kind
+    if type(cmd) not in EXPECTED.get(kind, ()):
+        return _v(
+            f"{type(cmd).__name__} does not fit now: the game waits for a {kind} decision",
+            "wrong_state",
+        )
+    try:
+        found = _specific(state, seat, cmd)
+    except Exception:  # a malformed field: the generic answer below is right
+        found = None
+    return found or _v(f"that {type(cmd).__name__} is not legal now", "illegal_command")
+
+
+def _specific(state: State, seat: int, cmd: Any) -> DomainError | None:
+    c = content()
+    p = state.players[seat]
+    lums = c.luminaries
+    stack = p.slots[state.slot - 1] if state.slot in (1, 2, 3) else ()
+    for name in ("card", "enhancement"):
+        value = getattr(cmd, name, None)
+        if value is not None and (not isinstance(value, str) or value not in lums):
+            return InvalidCommand(f"there is no luminary {value!r}")
+    match cmd:
+        case PlaceLuminary(card=card, slot=slot):
+            if slot not in (0, 1, 2, 3):
+                return InvalidCommand("slots are numbered 1 to 3 (0 takes a card back)")
+            if card not in p.hand:
+                return _v("that luminary is not in your hand", "card_not_in_zone")
+        case DeclareAttack(target=t, route=r, coins=k, enhancement=e):
+            if t not in c.cities:
+                return InvalidCommand(f"there is no city {t!r}")
+            if r not in ("LAND", "SEA"):
+                return InvalidCommand("the route is LAND or SEA")
+            if state.controller(t) == p.nation:
+                return _v("you already control that city", "own_city")
+            city = c.cities[t]
+            if p.nation not in city.arcs and city.home != p.nation:
+                return _v(f"{city.name} has no arc of your colour", "no_arc")
+            if r not in routes(state, seat, t):
+                return _v(
+                    f"none of your cities is connected to {city.name} by {r.lower()}",
+                    "not_connected",
+                )
+            if not isinstance(k, int) or k < 0 or k > p.coins:
+                return _v("you do not have that many coins", "insufficient_coins")
+            if e is not None and (
+                e not in stack
+                or power_type(e) not in ("MIGHT", "CASUS_BELLI", "TRIUMPH", "EXPEDITION")
+                or (power_type(e) == "EXPEDITION" and r != "SEA")
+            ):
+                return _v(
+                    "that enhancement does not apply to this attack", "enhancement_not_applicable"
+                )
+            if needs_war(state, seat, t):
+                return _v(
+                    "declaring war needs 5 [politics] from the attacking stack", "war_cost_unpaid"
+                )
+        case PayWarCost(cards=cards):
+            if stat(cards, "POL") < 5 or not set(cards) <= set(stack):
+                return _v(
+                    "declaring war needs 5 [politics] from the attacking stack", "war_cost_unpaid"
+                )
+            return _v("pay the war cost with a minimal set of luminaries", "cost_unpaid")
+        case DeclareCensus():
+            return _v(
+                "census support is declared only in slot 2 on a census turn", "census_not_allowed"
+            )
+        case DeclareReorganize(enhancement=e) | DeclareLuminaryAction(enhancement=e) if (
+            e is not None
+        ):
+            if e not in stack:
+                return _v("that enhancement is not in the acting stack", "card_not_in_zone")
+            return _v(
+                "that enhancement does not apply to this action", "enhancement_not_applicable"
+            )
+        case DeclareLuminaryAction(card=card):
+            if card not in stack:
+                return _v("that luminary is not in the acting stack", "card_not_in_zone")
+        case ForgeAlliance(nation=nation):
+            if nation == NEU:
+                return _v("no diplomacy is permitted with neutral cities", "neutral_no_diplomacy")
+            if nation not in c.nations:
+                return InvalidCommand(f"there is no nation {nation!r}")
+            if state.allied(p.nation, nation):
+                return _v("you are already allied", "already_allied")
+            return _v("forging an alliance needs 5 [politics] from the stack", "cost_unpaid")
+        case GiveGift(ally=ally, cards=cards):
+            if not isinstance(ally, int) or not 0 <= ally < len(state.players):
+                return _v("gifts go only to a player", "uncontrolled_no_gifts")
+            other = state.players[ally]
+            if p.nation == "POL" or other.nation == "POL":
+                return _v("Poland cannot give or receive gifts", "poland_no_gifts")
+            if other.eliminated or ally == seat:
+                return _v("an uncontrolled nation refuses your audience", "uncontrolled_no_gifts")
+            if not state.allied(p.nation, other.nation):
+                return _v("gifts are exchanged only with an ally", "not_allied")
+            if p.coins < c.rules["costs"]["gift_coins"]:
+                return _v("a gift costs 5 coins", "insufficient_coins")
+            return _v("a gift needs 5 [ideas] and 5 [art] from the stack", "cost_unpaid")
+        case ExchangeOffer(card=card) if card is not None:
+            if card not in p.discard:
+                return _v("offers come from your own exhausted pile", "card_not_in_zone")
+            st = state.stage
+            recipient = st.other if seat == st.seat else st.seat
+            if lums[card].color == forbidden_color(religion_of(state, recipient)):
+                return _v("that colour is forbidden to the recipient's religion", "religion_colour")
+        case DefendWith(card=card) | SupportWith(card=card):
+            if card not in p.hand:
+                return _v("that luminary is not in your hand", "card_not_in_zone")
+            if isinstance(cmd, SupportWith):
+                return _v(
+                    "you may support only an ally (or either side of a neutral city)", "not_allied"
+                )
+        case SupportFinish(coins=k):
+            if not isinstance(k, int) or k > p.coins:
+                return _v("you do not have that many coins", "insufficient_coins")
+            return _v(
+                "you may support only an ally (or either side of a neutral city)", "not_allied"
+            )
+        case DefenseDone(coins=k) | HelpUpkeep(coins=k):
+            return _v("you do not have that many coins", "insufficient_coins")
+        case AbandonCity(city=city):
+            return _v("only foreign cities you control can be abandoned", "not_foreign")
+        case DraftPick(card=card):
+            if not any(card in row for row in state.rows.values()):
+                return _v("that luminary is not face up in the draft rows", "card_not_in_zone")
+            if lums[card].color == forbidden_color(religion_of(state, seat)):
+                return _v("your religion forbids that colour", "religion_colour")
+        case RefillHand(favorites=favs):
+            if not set(favs) <= set(p.mat):
+                return _v("only favorites on your mat can be taken back", "card_not_in_zone")
+            return _v(
+                f"your hand may hold at most {state.hand_size(seat)} luminaries",
+                "hand_size_exceeded",
+            )
+    return None

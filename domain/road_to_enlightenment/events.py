@@ -1,0 +1,360 @@
+"""Events of Road to Enlightenment. The wire name of each is its class name.
+
+Events are small state deltas: every rule decision is taken in ``decide`` and written here,
+every random outcome included, so ``evolve`` is a plain fold. Card movements carry a
+visibility (``vis``): ``public``, ``owner`` (the seat only) or ``server`` (nobody; e.g. deck
+orders).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ..simultaneous import ChoiceCommitted, ChoicesRevealed
+from .state import Combat, Stage
+
+__all__ = [
+    "EVENT_TYPES",
+    "ActionDeclared",
+    "CensusJoined",
+    "CensusResolved",
+    "ChitsPlaced",
+    "CitiesAbandoned",
+    "CityTaken",
+    "CoinsChanged",
+    "CombatResolved",
+    "CombatSet",
+    "CursorSet",
+    "DiceRolled",
+    "DieRerolled",
+    "DiplomacyChanged",
+    "DraftOwed",
+    "DraftPickForgone",
+    "ExtraPickGranted",
+    "GameEnded",
+    "LuminariesMoved",
+    "MarkerMoved",
+    "MedallionTaken",
+    "NationsAssigned",
+    "OffersRevealed",
+    "PileShuffled",
+    "PlayerEliminated",
+    "PowerUsed",
+    "PrestigeChanged",
+    "ReligionShifted",
+    "ScoringApplied",
+    "ShortfallSet",
+    "SlotPlanned",
+    "StackRevealed",
+    "StacksLocked",
+    "StageSet",
+    "TurnBegan",
+    "TurnOrderSet",
+]
+
+
+@attrs.frozen
+class NationsAssigned:
+    """Seat i plays ``nations[i]``; the table order is the starting turn order."""
+
+    nations: tuple[str, ...]
+
+
+@attrs.frozen
+class ChitsPlaced:
+    """The face-up event chit of each turn (index 0 = turn 1)."""
+
+    chits: tuple[str, ...]
+
+
+@attrs.frozen
+class PileShuffled:
+    """A lesser deck or a favorite pool is shuffled. ``cards`` (the order) is server-only."""
+
+    pile: str
+    cards: tuple[str, ...] | None
+    count: int
+
+
+@attrs.frozen
+class LuminariesMoved:
+    """Cards move between zones. ``seat`` owns the player zones named (-1: none).
+
+    Zones: ``hand``, ``deck`` (taken from the top, added at the bottom), ``discard``,
+    ``mat``, ``aside``, ``slot1``..``slot3``, ``peek``, ``defense`` (the defending stack),
+    ``box`` (public), ``vault`` (the box, unseen), ``row:COLOR``, ``pile:COLOR``,
+    ``fav:POOL``. ``vis`` is ``public``, ``owner`` or ``server``.
+    """
+
+    seat: int
+    cards: tuple[str, ...] | None
+    count: int
+    src: str
+    dst: str
+    vis: str
+    reason: str = ""
+
+
+@attrs.frozen
+class SlotPlanned:
+    """Phase 1: ``seat`` tentatively puts ``card`` in slot 1..3 (0 = back in hand). Secret."""
+
+    seat: int
+    card: str
+    slot: int
+
+
+@attrs.frozen
+class StacksLocked:
+    """Everyone has committed: the planned stacks go face down; their sizes are public."""
+
+    counts: tuple[tuple[int, ...], ...]
+
+
+@attrs.frozen
+class StackRevealed:
+    seat: int
+    slot: int
+    cards: tuple[str, ...]
+
+
+@attrs.frozen
+class ActionDeclared:
+    seat: int
+    slot: int
+    action: str
+    card: str | None = None
+    enhancement: str | None = None
+    target: str | None = None
+    route: str | None = None
+    victim: int = -1
+
+
+@attrs.frozen
+class CoinsChanged:
+    seat: int
+    delta: int
+    reason: str
+
+
+@attrs.frozen
+class PrestigeChanged:
+    seat: int
+    delta: int
+    reason: str
+
+
+@attrs.frozen
+class DiplomacyChanged:
+    a: str
+    b: str
+    status: str
+    """ALLY (blue cube), WAR (red cube) or NONE."""
+    reason: str = ""
+
+
+@attrs.frozen
+class StageSet:
+    """The game now waits for this decision."""
+
+    stage: Stage
+
+
+@attrs.frozen
+class CursorSet:
+    """Which action slot is resolving (0 outside phase 2) and who is still to act in it."""
+
+    slot: int
+    queue: tuple[int, ...]
+
+
+@attrs.frozen
+class CombatSet:
+    combat: Combat | None
+
+
+@attrs.frozen
+class DiceRolled:
+    purpose: str
+    values: tuple[int, ...]
+    side: str = ""
+
+
+@attrs.frozen
+class DieRerolled:
+    seat: int
+    reason: str
+    index: int
+    old: int
+    new: int
+
+
+@attrs.frozen
+class CombatResolved:
+    city: str
+    attack: int
+    defense: int
+    winner: str
+    mode: str
+    """FORCE, NEGOTIATION, TRIUMPH or CANCELLED."""
+    negotiation: tuple[int, ...] = ()
+
+
+@attrs.frozen
+class CityTaken:
+    """``city`` now has ``occupant``'s disk (None: vacant, controlled by its home)."""
+
+    city: str
+    occupant: str | None
+    reason: str = "conquest"
+
+
+@attrs.frozen
+class CitiesAbandoned:
+    seat: int
+    cities: tuple[str, ...]
+
+
+@attrs.frozen
+class MarkerMoved:
+    seat: int
+    track: str
+    to: int
+    locked: bool
+    cause: str
+    wrapped: int = 0
+
+
+@attrs.frozen
+class MedallionTaken:
+    """``seat`` takes ``medallion`` (-1: it returns to its printed space)."""
+
+    medallion: str
+    seat: int
+    how: str
+
+
+@attrs.frozen
+class ReligionShifted:
+    to: int
+    toward: str
+    wraps: int = 0
+
+
+@attrs.frozen
+class CensusJoined:
+    seat: int
+
+
+@attrs.frozen
+class CensusResolved:
+    kind: str
+    contributions: tuple[tuple[int, int], ...]
+    steps: tuple[tuple[int, int], ...] = ()
+
+
+@attrs.frozen
+class OffersRevealed:
+    """The two sealed exchange offers, shown to the two players only (None: no card)."""
+
+    seat: int
+    offer: str | None
+    other: int
+    other_offer: str | None
+    hidden: bool = False
+    """True in the redacted form that everyone else receives."""
+
+
+@attrs.frozen
+class ShortfallSet:
+    shortfall: tuple[int, ...]
+
+
+@attrs.frozen
+class TurnOrderSet:
+    order: tuple[int, ...]
+    bids: tuple[tuple[int, int], ...]
+
+
+@attrs.frozen
+class ScoringApplied:
+    deltas: tuple[tuple[int, int], ...]
+
+
+@attrs.frozen
+class PlayerEliminated:
+    seat: int
+    cause: str
+
+
+@attrs.frozen
+class ExtraPickGranted:
+    seat: int
+
+
+@attrs.frozen
+class DraftOwed:
+    owed: tuple[int, ...]
+
+
+@attrs.frozen
+class DraftPickForgone:
+    seat: int
+
+
+@attrs.frozen
+class PowerUsed:
+    seat: int
+    power: str
+
+
+@attrs.frozen
+class TurnBegan:
+    turn: int
+
+
+@attrs.frozen
+class GameEnded:
+    scores: tuple[int, ...]
+    ranking: tuple[int, ...]
+
+
+EVENT_TYPES: tuple[type, ...] = (
+    NationsAssigned,
+    ChitsPlaced,
+    PileShuffled,
+    LuminariesMoved,
+    SlotPlanned,
+    ChoiceCommitted,
+    ChoicesRevealed,
+    StacksLocked,
+    StackRevealed,
+    ActionDeclared,
+    CoinsChanged,
+    PrestigeChanged,
+    DiplomacyChanged,
+    StageSet,
+    CursorSet,
+    CombatSet,
+    DiceRolled,
+    DieRerolled,
+    CombatResolved,
+    CityTaken,
+    CitiesAbandoned,
+    MarkerMoved,
+    MedallionTaken,
+    ReligionShifted,
+    CensusJoined,
+    CensusResolved,
+    OffersRevealed,
+    ShortfallSet,
+    TurnOrderSet,
+    ScoringApplied,
+    PlayerEliminated,
+    ExtraPickGranted,
+    DraftOwed,
+    DraftPickForgone,
+    PowerUsed,
+    TurnBegan,
+    GameEnded,
+)

@@ -1,0 +1,188 @@
+"""The folded state of a game of Road to Enlightenment.
+
+Every value is frozen. Mappings are plain dicts that are never mutated in place: ``evolve``
+copies the one it changes, which keeps folding cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import attrs
+
+from ..simultaneous import SecretChoices
+from .content import NEU, content
+
+__all__ = ["Combat", "Player", "Stage", "State", "pair_key", "replace"]
+
+T = TypeVar("T")
+
+
+def replace(inst: T, **changes: Any) -> T:
+    """``attrs.evolve`` at the cost of a dict copy; folding calls this a lot.
+
+    Only for the frozen, validator-free, dict-backed (``slots=False``) classes of this
+    package: the copy bypasses ``__init__`` and the frozen ``__setattr__`` on purpose.
+    """
+    new = object.__new__(type(inst))
+    d = new.__dict__
+    d.update(inst.__dict__)
+    d.update(changes)
+    return new
+
+
+@attrs.frozen
+class Stage:
+    """The decision the game waits for (the reference's ``pending``) and its parameters.
+
+    ``kind`` names the sub-state of §3 (``assign``, ``declare``, ``war``, ``respond``,
+    ``parley``, ``defend``, ``support``, ``reroll``, ``forge``, ``gift``, ``offer``,
+    ``accept``, ``reorganize``, ``arrest``, ``russia``, ``phase3``, ``help``, ``abandon``,
+    ``draft``, ``refill``, ``over``). ``seat`` acts in sequential stages; simultaneous stages
+    use :class:`SecretChoices` or ``waiting``.
+    """
+
+    kind: str = "setup"
+    seat: int = -1
+    other: int = -1
+    n: int = 0
+    data: str = ""
+    waiting: tuple[int, ...] = ()
+
+
+@attrs.frozen(slots=False)
+class Player:
+    seat: int
+    nation: str
+    coins: int = 0
+    score: int = 5
+    sci: int = 0
+    art: int = 0
+    sci_locked: bool = False
+    art_locked: bool = False
+    eliminated: bool = False
+    hand: tuple[str, ...] = ()
+    deck: tuple[str, ...] = ()
+    """Personal lesser draw deck, index 0 = top. Its order is secret even from the owner."""
+    discard: tuple[str, ...] = ()
+    mat: tuple[str, ...] = ()
+    aside: tuple[str, ...] = ()
+    """Removed by their own effect this turn: one extra draft pick each."""
+    slots: tuple[tuple[str, ...], ...] = ((), (), ())
+    revealed: tuple[bool, ...] = (False, False, False)
+    plan: tuple[tuple[str, int], ...] = ()
+    """Phase-1 tentative assignment (card, slot 1..3); secret to the owner."""
+    peek: tuple[str, ...] = ()
+    extra_picks: int = 0
+    russia_used: bool = False
+
+
+@attrs.frozen(slots=False)
+class Combat:
+    """An attack in progress (§7.2). All of it is public."""
+
+    attacker: int
+    defender: str
+    defender_seat: int
+    city: str
+    route: str
+    enhancement: str | None
+    coins: int
+    step: str = "respond"
+    def_cards: tuple[str, ...] = ()
+    def_coins: int = 0
+    att_support: int = 0
+    def_support: int = 0
+    extra_dice: int = 0
+    fortify: int = 0
+    support_queue: tuple[int, ...] = ()
+    support_side: str = ""
+    dice: tuple[int, ...] = ()
+
+
+def pair_key(a: str, b: str) -> str:
+    return f"{a}|{b}" if a < b else f"{b}|{a}"
+
+
+@attrs.frozen(slots=False)
+class State:
+    players_n: int
+    length: str
+    final_turn: int
+    players: tuple[Player, ...] = ()
+    turn: int = 0
+    chits: tuple[str, ...] = ()
+    order: tuple[int, ...] = ()
+    occupant: Mapping[str, str] = attrs.field(factory=dict)
+    diplomacy: Mapping[str, str] = attrs.field(factory=dict)
+    religion: int = 0
+    medallions: Mapping[str, int] = attrs.field(factory=dict)
+    piles: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    rows: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict)
+    box: tuple[str, ...] = ()
+    vault: tuple[str, ...] = ()
+    stage: Stage = Stage()
+    slot: int = 0
+    queue: tuple[int, ...] = ()
+    choices: SecretChoices = SecretChoices(frozenset())
+    combat: Combat | None = None
+    census: tuple[int, ...] = ()
+    p3: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    """The last revealed sealed choices (phase-3 allocations, exchange decisions)."""
+    shortfall: tuple[int, ...] = ()
+    owed: tuple[int, ...] = ()
+    exposed: frozenset[str] = frozenset()
+    ranking: tuple[int, ...] = ()
+
+    # -- derived ---------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        return self.stage.kind == "over"
+
+    def seat_of(self, nation: str) -> int:
+        """The active seat playing ``nation``, or -1 (uncontrolled, eliminated or NEU)."""
+        for p in self.players:
+            if p.nation == nation and not p.eliminated:
+                return p.seat
+        return -1
+
+    def nation(self, seat: int) -> str:
+        return self.players[seat].nation
+
+    def controller(self, city: str) -> str:
+        occ = self.occupant.get(city)
+        return occ if occ is not None else content().cities[city].home
+
+    def city_religion(self, city: str) -> str:
+        occ = self.occupant.get(city)
+        c = content()
+        return c.nations[occ].religion if occ is not None else c.cities[city].religion
+
+    def relation(self, a: str, b: str) -> str:
+        if a in (NEU, b) or b == NEU:
+            return "NONE"
+        return self.diplomacy.get(pair_key(a, b), "NONE")
+
+    def allied(self, a: str, b: str) -> bool:
+        return self.relation(a, b) == "ALLY"
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        return tuple(p.seat for p in self.players if not p.eliminated)
+
+    def foreign(self, seat: int) -> list[str]:
+        nat = self.players[seat].nation
+        cities = content().cities
+        return [c for c, occ in self.occupant.items() if occ == nat and cities[c].home != nat]
+
+    def home_cities(self, nation: str) -> list[str]:
+        return [c.id for c in content().cities.values() if c.home == nation]
+
+    def hand_size(self, seat: int) -> int:
+        base: int = content().rules["hand_size"]
+        return base + sum(1 for s in self.medallions.values() if s == seat)
+
+    def is_leader(self, seat: int) -> bool:
+        top = max(self.players[s].score for s in self.active)
+        return self.players[seat].score == top
