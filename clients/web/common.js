@@ -56,13 +56,28 @@ export function shareField(label, url, note) {
 /** Fill an <ol> with events in words; `current` marks one version (replay). */
 export function renderLog(ol, events, current) {
   clear(ol);
+  // Runs of events the viewer may not see fold into one line.
+  const rows = [];
   for (const e of events) {
+    const last = rows[rows.length - 1];
+    if (e.type === "Hidden" && last && last.type === "Hidden" && !last.text) {
+      last.count = (last.count || 1) + 1;
+      last.versions.push(e.version);
+      last.version = e.version;
+    } else {
+      rows.push({ ...e, versions: [e.version] });
+    }
+  }
+  for (const e of rows) {
+    const isCurrent = current !== undefined && e.versions.includes(current);
     let t = e.text || (e.type === "Hidden" ? "Something happened out of sight" : humanize(e.type));
-    const li = h("li", { class: ["log-entry", e.type === "Hidden" && "hidden-event", current === e.version && "current"], "data-version": e.version },
-      h("span", { class: "log-v", "aria-hidden": "true" }, `${e.version}`),
+    if (e.count > 1) t = `${e.count} things happened out of sight`;
+    const label = e.count > 1 ? `${e.versions[0]}–${e.version}` : `${e.version}`;
+    const li = h("li", { class: ["log-entry", e.type === "Hidden" && "hidden-event", isCurrent && "current"], "data-version": e.version },
+      h("span", { class: "log-v", "aria-hidden": "true" }, label),
       h("span", { class: "log-text" }, t),
     );
-    if (current === e.version) li.setAttribute("aria-current", "step");
+    if (isCurrent) li.setAttribute("aria-current", "step");
     ol.append(li);
   }
 }

@@ -25,6 +25,7 @@ const NATION = {
 const LUM = { RED: "#c4493c", BLUE: "#3f74b5", PURPLE: "#7b4fa0", PINK: "#e38fb1", GREEN: "#5d9a4a", ORANGE: "#e58a2e" };
 
 let picked = null; // the hand card chosen for a slot (local UI state)
+let lastPicked = null; // set for one drawing when the player picked a card by hand
 
 function project(id, i, n) {
   const g = GEO[id];
@@ -227,14 +228,19 @@ export default {
     const places = matching(live, "PlaceLuminary");
     const handIds = me?.hand || [];
     const pickable = [...new Set(places.map((c) => c.card))];
-    if (!pickable.includes(picked)) picked = pickable[0] ?? null;
+    const plannedIds = new Set((me?.plan || []).map(([c]) => c));
+    // After a card goes into a slot, offer the next card of the hand that has none yet.
+    if (!pickable.includes(picked) || (plannedIds.has(picked) && picked !== lastPicked)) {
+      picked = pickable.find((c) => !plannedIds.has(c)) ?? pickable[0] ?? null;
+    }
+    lastPicked = null;
     const hx = 16, hy = 690;
     svg.append(s("rect", { x: hx - 6, y: hy - 22, width: 760, height: 200, rx: 10, fill: "#fffaf0", stroke: "#a89a7a" }));
     svg.append(text(hx, hy - 8, me ? `Your hand (${me.nation}: ${me.name}) — pick a luminary, then a slot` : "Hands", { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 13 }));
     if (me) {
       handIds.forEach((id, k) => {
-        const g = lumCard(hx + k * 74, hy + 4, 70, 100, id, view.cards?.[id], false, id === picked ? "chosen" : "");
-        if (pickable.includes(id)) clickable(g, `Pick ${lumName(view, id)} for a slot`, () => { picked = id; ctx.rerender?.(); }, true);
+        const g = lumCard(hx + k * 74, hy + 4, 70, 100, id, view.cards?.[id], false, id === picked ? "chosen" : plannedIds.has(id) ? "planned" : "");
+        if (pickable.includes(id)) clickable(g, `Pick ${lumName(view, id)} for a slot`, () => { picked = id; lastPicked = id; ctx.rerender?.(); }, true);
         svg.append(g);
       });
     } else {
@@ -253,7 +259,7 @@ export default {
       g.append(s("rect", { x, y, width: 120, height: 150, rx: 10, fill: view.slot === i + 1 ? "#f7e7b5" : "#f6efdc", stroke: "#7a5a32", "stroke-width": 2 }));
       g.append(text(x + 60, y + 14, `Slot ${i + 1}`, { "font-weight": 700, "font-size": 12 }));
       const planned = (slotsOf?.plan || []).filter(([, sl]) => sl === i + 1).map(([c]) => c);
-      const shown = slot?.cards || planned;
+      const shown = slot?.cards?.length ? slot.cards : planned;
       shown.slice(0, 4).forEach((id, k) => {
         const cg = lumCard(x + 8 + k * 24, y + 24, 56, 80, id, view.cards?.[id], true);
         const back = matching(live, "PlaceLuminary", { card: id, slot: 0 })[0];
