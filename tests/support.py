@@ -6,6 +6,8 @@ import asyncio
 import contextlib
 import json
 import socket
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -253,3 +255,25 @@ def assert_no_leaks(
     # the review audience really is everything
     assert game.hidden_values(states[last], REVIEW) == frozenset()
     _ = fold  # (kept for callers that fold by hand)
+
+
+def start_server_process(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """``python -m server`` as a real child process with ``env``; returns it and its URL
+    once its health check answers ok."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(base + "/api/health", timeout=1).json()["status"] == "ok":
+                return proc, base
+        except (httpx.HTTPError, ValueError):
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("server process did not start")

@@ -6,35 +6,18 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 
-from tests.support import free_port
+from tests.support import start_server_process
 
 
 def _start(data: Path) -> tuple[subprocess.Popen[bytes], str]:
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env["CLOISTER_DATA"] = str(data)
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/api/health", timeout=1).json()["status"] == "ok":
-                return proc, base
-        except (httpx.HTTPError, ValueError):
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("server did not start")
+    return start_server_process(env)
 
 
 def _redis_pids(data: Path) -> list[int]:

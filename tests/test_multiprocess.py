@@ -7,42 +7,23 @@ import contextlib
 import os
 import signal
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
-from tests.support import REDIS_URL, Player, free_port, http, new_game
+from tests.support import REDIS_URL, Player, http, new_game, start_server_process
 
 pytestmark = pytest.mark.redis
 
 
 def start_node(prefix: str) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
     env = {
         **os.environ,
         "REDIS_URL": REDIS_URL,
         "CLOISTER_PREFIX": prefix,
         "CLOISTER_BOT_DELAY": "0",
     }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("server process did not start")
+    return start_server_process(env)
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from ..bots import legal_list
 from ..game import Game
 from ..randomness import Rng
 from ..viewers import Seat
@@ -214,9 +215,7 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, game: Game[Any, Any, Any], state: Any, seat: Seat, rng: Rng) -> Any:
-        legal = list(game.legal_commands(state, seat))
-        if not legal:
-            raise LookupError(f"seat {seat} has no legal command")
+        legal = legal_list(game, state, seat)
         if len(legal) == 1:
             return legal[0]
         first = legal[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bots import legal_list
 from ..game import Game
 from ..randomness import Context, Rng
 from ..viewers import Seat
@@ -39,9 +40,7 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, game: Game[Any, Any, Any], state: State, seat: Seat, rng: Rng) -> Any:
-        legal = list(game.legal_commands(state, seat))
-        if not legal:
-            raise LookupError(f"seat {seat} has no legal command")
+        legal = legal_list(game, state, seat)
         side = state.side_of(seat)
         # Rituals are pure profit: claim the biggest set at once.
         claims = [c for c in legal if isinstance(c, cmd.ClaimRitual)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..bots import legal_list
 from ..game import Game
 from ..randomness import Rng
 from ..viewers import Seat
@@ -123,9 +124,7 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, game: Game[Any, Any, Any], state: Any, seat: Seat, rng: Rng) -> Any:
-        legal = list(game.legal_commands(state, seat))
-        if not legal:
-            raise LookupError(f"seat {seat} has no legal command")
+        legal = legal_list(game, state, seat)
         choice = self._choose(state, seat, legal)
         return choice if choice in legal else rng.choice(legal)
 
