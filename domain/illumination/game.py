@@ -27,6 +27,23 @@ __all__ = ["GAME", "Illumination"]
 SIDE_OPTION = {"reverent": 0, "irreverent": 1}
 
 
+def _marker_choices() -> tuple[str, ...]:
+    """Every legal placement of the Monk's difficulty markers, as the marker count on each
+    Battle card in canonical order (AD, KD, MR, DS): "Assign 1-4 Markers" at most one per
+    card, or 5-8 with every card holding one or two (reference §1.2, D-37)."""
+    out = []
+    for n in range(16):
+        bits = [(n >> (3 - i)) & 1 for i in range(4)]
+        if any(bits):
+            out.append("".join(map(str, bits)))
+    for n in range(1, 16):
+        out.append("".join(str(1 + ((n >> (3 - i)) & 1)) for i in range(4)))
+    return ("random", *sorted(out, key=lambda c: (sum(map(int, c)), c)))
+
+
+MARKER_CHOICES = _marker_choices()
+
+
 class Illumination(GameBase):
     name: ClassVar[str] = "illumination"
     title: ClassVar[str] = "Illumination"
@@ -49,6 +66,14 @@ class Illumination(GameBase):
             "Mystic Monk markers on Battle cards: 1 Postulant … 4 Master, 5-8 harder",
         ),
         OptionSpec(
+            "markers",
+            "random",
+            MARKER_CHOICES,
+            "Monk's markers (solo)",
+            "Markers per Battle card in order Angels/Demons, Knights/Dragons, Monks/Rabbits, "
+            "Dogs/Squirrels (e.g. 1100), adding up to the difficulty; or random",
+        ),
+        OptionSpec(
             "books",
             "standard",
             ("standard", "random"),
@@ -62,6 +87,13 @@ class Illumination(GameBase):
     def check_options(self, options: Options) -> None:
         if options.get("mode", "duel") not in ("duel", "solo"):
             raise InvalidOptions("mode must be duel or solo")
+        markers = str(options.get("markers", "random"))
+        difficulty = int(options.get("difficulty", 2))
+        if markers != "random" and sum(map(int, markers)) != difficulty:
+            raise InvalidOptions(
+                f"markers {markers} place {sum(map(int, markers))} markers, but the "
+                f"difficulty is {difficulty}: they must agree"
+            )
 
     def seat_count(self, options: Options) -> int:
         return 2 if options.get("mode", "duel") == "duel" else 1
@@ -103,6 +135,7 @@ class Illumination(GameBase):
             human_side=human_side,
             difficulty=int(options.get("difficulty", 2)),
             books_option=str(options.get("books", "standard")),
+            markers_option=str(options.get("markers", "random")),
             players=(players[0], players[1]),
             supply=(CONTENT.ritual_tokens_each,) * 4,
         )
@@ -119,7 +152,10 @@ class Illumination(GameBase):
         blanks = [i for i, s in enumerate(CONTENT.stations) if s is None]
         t.emit(ev.AbbotPlaced(rng.choice(blanks)))
         if state.mode == "solo":
-            counts = _difficulty_counts(state.difficulty, rng)
+            if state.markers_option == "random":
+                counts = _difficulty_counts(state.difficulty, rng)
+            else:  # the player's own placement ("Assign 1-4 Markers")
+                counts = tuple(int(c) for c in state.markers_option)
             t.emit(ev.DifficultyMarkersPlaced(1 - state.human_side, counts))
         h = CONTENT.stack_height
         for side in (0, 1):

@@ -103,6 +103,8 @@ class State:
     books_option: str
     players: tuple[Player, Player]
     phase: str = "setup"
+    markers_option: str = "random"
+    """Solo: the player's placement of the Monk's markers on the Battle cards, or random."""
     """``setup`` | ``play`` | ``over``."""
     books: tuple[Book, ...] = ()
     facedown: frozenset[str] = frozenset()

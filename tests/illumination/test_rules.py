@@ -385,3 +385,27 @@ def test_the_monk_rerolls_an_empty_line_and_discards_tiles_with_no_quill() -> No
     assert ev.MonkTileDiscarded(second) in events
     assert second in after.players[IRR].boxed
     assert types(events)[-1] == "GameEnded"  # every Book is closed at the end of his turn
+
+
+def test_solo_player_places_the_monks_markers_or_leaves_them_random() -> None:
+    """'Assign 1-4 Markers': the player chooses which Battle cards get them (5-8: every
+    card one or two); the choice must add up to the difficulty."""
+    from domain.errors import InvalidOptions as BadOptions
+
+    opts = validate_options(GAME, {"mode": "solo", "difficulty": 3, "markers": "1011"})
+    state = GAME.initial_state(opts)
+    events = GAME.setup(state, Context.seeded(4))
+    placed = [e for e in events if isinstance(e, ev.DifficultyMarkersPlaced)]
+    assert [tuple(p.counts) for p in placed] == [(1, 0, 1, 1)]
+    opts = validate_options(GAME, {"mode": "solo", "difficulty": 6, "markers": "2121"})
+    placed = [
+        e
+        for e in GAME.setup(GAME.initial_state(opts), Context.seeded(4))
+        if isinstance(e, ev.DifficultyMarkersPlaced)
+    ]
+    assert [tuple(p.counts) for p in placed] == [(2, 1, 2, 1)]
+    with pytest.raises(BadOptions, match="must agree"):
+        validate_options(GAME, {"mode": "solo", "difficulty": 2, "markers": "1110"})
+    for bad in ("2000", "0200", "1200", "0000"):  # two on a card below 5, or none at all
+        with pytest.raises(BadOptions):
+            validate_options(GAME, {"mode": "solo", "difficulty": 2, "markers": bad})
