@@ -245,6 +245,7 @@ HELP = """\
   1..N        send the numbered legal command
   {json}      send a command written as JSON, e.g. {"type": "Draw"}
   NAME        send the only legal command of that type (e.g. draw)
+  say TEXT    tell the table TEXT (chat: outside the rules, never binding)
   v           show the view again        l  show the whole event log
   q           leave (the game goes on without you)"""
 
@@ -350,6 +351,11 @@ class Player:
             if text in ("l", "log"):
                 for e in c.events:
                     out(render_event(e))
+                continue
+            if text.lower().startswith("say "):
+                said = await c.chat(text[4:])
+                if isinstance(said, Rejected):
+                    out(f"Not said ({said.code}): {said.message}")
                 continue
             choice = self.choose(text)
             if isinstance(choice, str):

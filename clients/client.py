@@ -44,6 +44,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from protocol import (
     Accepted,
+    Chat,
     Error,
     GameOverMessage,
     Hello,
@@ -304,7 +305,7 @@ class GameClient:
         """How many times a welcome was received (1 + reconnects)."""
 
         self._ws: ClientConnection | None = None
-        self._pending: dict[str, tuple[SendCommand, asyncio.Future[Reply]]] = {}
+        self._pending: dict[str, tuple[SendCommand | Chat, asyncio.Future[Reply]]] = {}
         self._listeners: list[Listener] = []
         self._queues: list[asyncio.Queue[ServerMessage | None]] = []
         self._changed = asyncio.Event()
@@ -565,7 +566,27 @@ class GameClient:
         if self._closed:
             raise ClientClosed("the client is closed")
         cid = command_id or uuid.uuid4().hex
-        message = SendCommand(command_id=cid, command=command)
+        return await self._request(
+            SendCommand(command_id=cid, command=command), wait_update, timeout
+        )
+
+    async def chat(
+        self, text: str, *, command_id: str | None = None, timeout: float | None = 30.0
+    ) -> Reply:
+        """Say ``text`` to the table (players and spectators); return ``accepted``/``rejected``.
+
+        Table talk is outside the rules and never binding. It arrives for everyone as a
+        ``cloister.Chat`` event in ``events`` (``data`` = ``{"seat", "text"}``).
+        """
+        if self._closed:
+            raise ClientClosed("the client is closed")
+        cid = command_id or uuid.uuid4().hex
+        return await self._request(Chat(command_id=cid, text=text), True, timeout)
+
+    async def _request(
+        self, message: SendCommand | Chat, wait_update: bool, timeout: float | None
+    ) -> Reply:
+        cid = message.command_id
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
         self._pending[cid] = (message, fut)
         ws = self._ws
@@ -730,6 +751,9 @@ class SyncGameClient:
 
     def send(self, command: dict[str, Any], **kw: Any) -> Reply:
         return self._loop.run(self._client.send(command, **kw))
+
+    def chat(self, text: str, **kw: Any) -> Reply:
+        return self._loop.run(self._client.chat(text, **kw))
 
     def wait_update(self, timeout: float | None = None) -> None:
         self._loop.run(self._client.next_update(timeout))

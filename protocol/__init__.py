@@ -11,10 +11,12 @@ from .codec import (
     loads,
 )
 from .messages import (
+    CHAT_MAX_CHARS,
     CLIENT_MESSAGES,
     PROTOCOL_VERSION,
     SERVER_MESSAGES,
     Accepted,
+    Chat,
     ClientMessage,
     Error,
     GameOverMessage,
@@ -32,10 +34,12 @@ from .messages import (
 from .schema import json_schema
 
 __all__ = [
+    "CHAT_MAX_CHARS",
     "CLIENT_MESSAGES",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "Accepted",
+    "Chat",
     "ClientMessage",
     "Error",
     "GameCodec",

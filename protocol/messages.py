@@ -1,7 +1,7 @@
 """Every message on the wire, as frozen attrs classes.
 
 Each message is a JSON object whose ``type`` field names it. Client → server:
-``hello``, ``command``, ``ping``, ``resync``. Server → client: ``welcome``, ``update``,
+``hello``, ``command``, ``chat``, ``ping``, ``resync``. Server → client: ``welcome``, ``update``,
 ``accepted``, ``rejected``, ``game_over``, ``error``, ``pong``. See ``docs/protocol.md``.
 """
 
@@ -12,10 +12,12 @@ from typing import Any, ClassVar
 import attrs
 
 __all__ = [
+    "CHAT_MAX_CHARS",
     "CLIENT_MESSAGES",
     "PROTOCOL_VERSION",
     "SERVER_MESSAGES",
     "Accepted",
+    "Chat",
     "ClientMessage",
     "Error",
     "GameOverMessage",
@@ -60,6 +62,25 @@ class SendCommand:
     command: dict[str, Any]
 
 
+CHAT_MAX_CHARS = 500
+"""The longest chat text the server takes, after trimming spaces."""
+
+
+@attrs.frozen
+class Chat:
+    """Table talk from a seated player, outside the rules and never binding.
+
+    It is appended to the game's log as a ``cloister.Chat`` event, so every player and
+    spectator sees it (on any node) and replays keep it; the game's state never sees it.
+    ``command_id`` works as for ``command``: the reply is the update that carries it (or
+    ``accepted``), or ``rejected``; a resend with the same id is applied once.
+    """
+
+    TYPE: ClassVar[str] = "chat"
+    command_id: str
+    text: str
+
+
 @attrs.frozen
 class Ping:
     TYPE: ClassVar[str] = "ping"
@@ -74,8 +95,8 @@ class Resync:
     since: int
 
 
-ClientMessage = Hello | SendCommand | Ping | Resync
-CLIENT_MESSAGES: tuple[type, ...] = (Hello, SendCommand, Ping, Resync)
+ClientMessage = Hello | SendCommand | Chat | Ping | Resync
+CLIENT_MESSAGES: tuple[type, ...] = (Hello, SendCommand, Chat, Ping, Resync)
 
 
 # -- server → client ------------------------------------------------------------------------

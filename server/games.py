@@ -17,6 +17,7 @@ import itertools
 import logging
 import secrets
 import time
+import unicodedata
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -26,7 +27,7 @@ import attrs
 from domain import Context, DomainError, GameType, Registry, RuleViolation
 from domain.errors import IllegalCommand
 from domain.game import validate_options
-from protocol import GameCodec
+from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
 from .store.base import EventStore, NewEvent, StoredEvent
@@ -39,6 +40,7 @@ PLATFORM = "cloister."
 GAME_CREATED = PLATFORM + "GameCreated"
 SEAT_TAKEN = PLATFORM + "SeatTaken"
 GAME_STARTED = PLATFORM + "GameStarted"
+CHAT = PLATFORM + "Chat"
 MAX_CONFLICT_RETRIES = 8
 
 
@@ -157,7 +159,7 @@ class GameService:
         self._node = secrets.token_hex(6)
         self._counter = itertools.count()
 
-        self.stats = {"commands": 0, "rejected": 0, "conflicts": 0, "duplicates": 0}
+        self.stats = {"commands": 0, "rejected": 0, "conflicts": 0, "duplicates": 0, "chats": 0}
 
     def _event_id(self) -> str:
         return f"{self._node}-{next(self._counter):x}"
@@ -404,6 +406,27 @@ class GameService:
 
         await self._execute(rec, "seat:" + uuid.uuid4().hex, decide)
         return chosen[0], token
+
+    async def chat(
+        self, rec: GameRecord, seat: int, command_id: str, text: str
+    ) -> tuple[int, bool]:
+        """Append a seated player's table talk to the log (outside the rules: the game's
+        state never sees it). Raises ServiceError for an empty or oversized text."""
+        text = text.strip()
+        if not text:
+            raise ServiceError("chat_empty", "say something: the chat text is empty")
+        if len(text) > CHAT_MAX_CHARS:
+            raise ServiceError(
+                "chat_too_long", f"chat texts are limited to {CHAT_MAX_CHARS} characters"
+            )
+        if any(unicodedata.category(ch) == "Cc" and ch != "\n" for ch in text):
+            raise ServiceError("chat_bad_text", "chat texts may not contain control characters")
+
+        def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
+            return [(CHAT, {"seat": seat, "text": text}, None)], {}
+
+        self.stats["chats"] += 1
+        return await self._execute(rec, command_id, decide)
 
     async def authenticate(self, rec: GameRecord, token: str) -> int:
         digest = hash_token(token)

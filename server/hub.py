@@ -89,6 +89,11 @@ def _platform_text(rec: GameRecord, e: LogEntry) -> str:
         return "All seats are taken: the game begins"
     if kind == "GameCreated":
         return f"{rec.game.title} created"
+    if kind == "Chat":
+        seat = e.data["seat"]
+        info = rec.seats[seat]
+        who = info.name if info is not None else f"seat {seat}"
+        return f"{who} ({rec.labels[seat]}) says: {e.data['text']}"
     return kind
 
 

@@ -11,12 +11,15 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from functools import partial
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from domain import DomainError
 from protocol import (
     Accepted,
+    Chat,
     Error,
     Hello,
     Ping,
@@ -73,6 +76,32 @@ async def _receive_text(ws: WebSocket, limit: int) -> str | None:
     if len(text) > limit:
         raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
     return text
+
+
+async def _submit(
+    conn: Connection, cid: str, append: Callable[[], Awaitable[tuple[int, bool]]]
+) -> None:
+    """Run one appending request (a command or a chat) and answer it on ``conn``.
+
+    The acceptance normally rides on the connection's own update (``conn.acked``); only when
+    none carried it (a duplicate, or nothing to show) is a separate ``accepted`` sent.
+    """
+    if not cid or len(cid) > 128:
+        conn.push(
+            encode(Rejected(cid[:128], "bad_command_id", "command_id must be 1-128 characters"))
+        )
+        return
+    conn.acked = None
+    token = ORIGIN.set(conn)
+    try:
+        version, dup = await append()
+    except (DomainError, ServiceError) as exc:
+        conn.push(encode(Rejected(cid, exc.code, exc.message)))
+    else:
+        if conn.acked != cid:
+            conn.push(encode(Accepted(cid, version, dup)))
+    finally:
+        ORIGIN.reset(token)
 
 
 async def game_socket(ws: WebSocket) -> None:
@@ -154,28 +183,12 @@ async def game_socket(ws: WebSocket) -> None:
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot play")))
                         continue
-                    if not cid or len(cid) > 128:
-                        conn.push(
-                            encode(
-                                Rejected(
-                                    cid[:128],
-                                    "bad_command_id",
-                                    "command_id must be 1-128 characters",
-                                )
-                            )
-                        )
+                    await _submit(conn, cid, partial(service.command, rec, seat, cid, raw))
+                case Chat(command_id=cid, text=text):
+                    if seat is None:
+                        conn.push(encode(Rejected(cid, "spectator", "spectators cannot chat")))
                         continue
-                    conn.acked = None
-                    token = ORIGIN.set(conn)
-                    try:
-                        version, dup = await service.command(rec, seat, cid, raw)
-                    except (DomainError, ServiceError) as exc:
-                        conn.push(encode(Rejected(cid, exc.code, exc.message)))
-                    else:
-                        if conn.acked != cid:  # not already acknowledged by its update
-                            conn.push(encode(Accepted(cid, version, dup)))
-                    finally:
-                        ORIGIN.reset(token)
+                    await _submit(conn, cid, partial(service.chat, rec, seat, cid, text))
                 case Ping(nonce=nonce):
                     conn.push(encode(Pong(nonce)))
                 case Resync(since=since):

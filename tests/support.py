@@ -110,7 +110,16 @@ class Player:
     async def command(self, command: dict[str, Any], cid: str | None = None) -> dict[str, Any]:
         """Send a command; return its accepted/rejected reply (updates are recorded)."""
         cid = cid or uuid.uuid4().hex
-        await self.send({"type": "command", "command_id": cid, "command": command})
+        return await self.request({"type": "command", "command_id": cid, "command": command})
+
+    async def chat(self, text: str, cid: str | None = None) -> dict[str, Any]:
+        """Say something at the table; return the accepted/rejected reply."""
+        cid = cid or uuid.uuid4().hex
+        return await self.request({"type": "chat", "command_id": cid, "text": text})
+
+    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        cid = message["command_id"]
+        await self.send(message)
         while True:
             msg = await self.recv()
             if msg["type"] in ("accepted", "rejected") and msg["command_id"] == cid:

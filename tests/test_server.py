@@ -236,6 +236,47 @@ async def test_reconnect_with_since_gets_exactly_the_missed_events(base: str) ->
         await p.close()
 
 
+async def test_chat_reaches_everyone_and_never_touches_the_game(base: str) -> None:
+    async with http(base) as c:
+        gid, tokens = await new_game(c, "high-card")
+    a, b, watcher = Player(base, gid, tokens[0]), Player(base, gid, tokens[1]), Player(base, gid)
+    for p in (a, b, watcher):
+        await p.connect()
+    await a.command({"type": "Draw"})
+    await b.wait_version(a.version)
+    before = (b.version, b.view, b.legal)
+    reply = await a.chat("  Pass now and I will pass too.  ", cid="talk-1")
+    assert reply["type"] == "accepted" and reply["version"] == before[0] + 1
+    for p in (b, watcher):
+        await p.wait_version(reply["version"])
+        update = p.received[-1]
+        [event] = update["events"]
+        assert event["type"] == "cloister.Chat"
+        assert event["data"] == {"seat": 0, "text": "Pass now and I will pass too."}
+        assert event["text"].endswith("says: Pass now and I will pass too.")
+    # the game did not move: same view and choices, and the promise binds nobody
+    assert (b.view, b.legal) == before[1:]
+    assert (await a.chat("again?", cid="talk-1"))["duplicate"] is True
+    refusals = [
+        (watcher, "spectators may not talk", "spectator"),
+        (a, "   ", "chat_empty"),
+        (a, "x" * 501, "chat_too_long"),
+        (a, "bell\x07", "chat_bad_text"),
+    ]
+    for who, text, code in refusals:
+        r = await who.chat(text)
+        assert (r["type"], r["code"]) == ("rejected", code)
+    r = await b.command({"type": "Draw"})  # the game goes on right after the talk
+    assert r["type"] == "accepted"
+    async with http(base) as c:
+        log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    assert [e["data"]["text"] for e in log if e["type"] == "cloister.Chat"] == [
+        "Pass now and I will pass too."
+    ]
+    for p in (a, b, watcher):
+        await p.close()
+
+
 async def test_racing_commands_never_share_a_version(key_prefix: str) -> None:
     """Two server processes' worth of services on one Redis decide on the same cached
     version; the append arbitrates and the loser is re-decided on the new state."""

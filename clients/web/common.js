@@ -73,7 +73,7 @@ export function renderLog(ol, events, current) {
     let t = e.text || (e.type === "Hidden" ? "Something happened out of sight" : humanize(e.type));
     if (e.count > 1) t = `${e.count} things happened out of sight`;
     const label = e.count > 1 ? `${e.versions[0]}–${e.version}` : `${e.version}`;
-    const li = h("li", { class: ["log-entry", e.type === "Hidden" && "hidden-event", isCurrent && "current"], "data-version": e.version },
+    const li = h("li", { class: ["log-entry", e.type === "Hidden" && "hidden-event", e.type === "cloister.Chat" && "chat-line", isCurrent && "current"], "data-version": e.version },
       h("span", { class: "log-v", "aria-hidden": "true" }, label),
       h("span", { class: "log-text" }, t),
     );

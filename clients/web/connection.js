@@ -24,7 +24,7 @@ export class GameConnection {
     this.closed = false;
     this.finished = false;
     this.attempt = 0;
-    this.pending = new Map(); // command_id -> command, not yet accepted/rejected
+    this.pending = new Map(); // command_id -> the command or chat message, not yet answered
     this.timer = null;
     this.pingTimer = null;
     this.state = "connecting";
@@ -109,9 +109,9 @@ export class GameConnection {
         this.version = msg.version;
         this.finished = msg.status === "finished";
         this.h.onWelcome?.({ ...msg, events });
-        // Commands sent but never answered (the socket dropped): send again with the same
-        // command_id; the server applies a command at most once.
-        for (const [id, command] of this.pending) this.raw({ type: "command", command_id: id, command });
+        // Commands and chat sent but never answered (the socket dropped): send again with the
+        // same command_id; the server applies each at most once.
+        for (const message of this.pending.values()) this.raw(message);
         clearInterval(this.pingTimer);
         this.pingTimer = setInterval(() => this.raw({ type: "ping", nonce: Date.now() % 1e9 }), 25000);
         break;
@@ -166,10 +166,25 @@ export class GameConnection {
 
   /** Send a game command; returns its command_id. Kept until answered, resent on reconnect. */
   send(command) {
-    const id = newCommandId();
-    this.pending.set(id, command);
-    this.raw({ type: "command", command_id: id, command });
-    return id;
+    return this.request({ type: "command", command_id: newCommandId(), command });
+  }
+
+  /** Say something at the table (outside the rules); answered like a command. */
+  chat(text) {
+    return this.request({ type: "chat", command_id: newCommandId(), text });
+  }
+
+  /** How many game commands (not chat lines) still wait for their answer. */
+  commandsPending() {
+    let n = 0;
+    for (const m of this.pending.values()) if (m.type === "command") n += 1;
+    return n;
+  }
+
+  request(message) {
+    this.pending.set(message.command_id, message);
+    this.raw(message);
+    return message.command_id;
   }
 
   /** Drop the socket as a network failure would (used by the browser tests). With

@@ -39,7 +39,19 @@ export async function mountGame(main, { id, mode }) {
   const actions = h("section", { class: "actions panel", "aria-labelledby": "actions-h" });
   const seatsBox = h("section", { class: "seats panel", "aria-labelledby": "seats-h" });
   const logList = h("ol", { class: "log", id: "log", "aria-label": "Game log" });
-  const logBox = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), logList);
+  // Table talk (outside the rules, never binding): seated players only; lines show in the log.
+  const chatInput = h("input", { type: "text", id: "chat-input", maxlength: 500, autocomplete: "off", placeholder: "Say something to the table (not binding)", "aria-label": "Chat message" });
+  const chatForm = h("form", { class: "chat-form", id: "chat-form", hidden: true },
+    chatInput, h("button", { type: "submit" }, "Say"));
+  const chatIds = new Set();
+  chatForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text || st.seat === null) return;
+    chatIds.add(conn.chat(text));
+    chatInput.value = "";
+  });
+  const logBox = h("section", { class: "log-panel panel", "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, "Log"), logList, chatForm);
   const resultBox = h("div", { class: "result-box" });
   const share = h("details", { class: "share-box" },
     h("summary", {}, "Share links"),
@@ -206,6 +218,10 @@ export async function mountGame(main, { id, mode }) {
     }
   }
 
+  function renderChat() {
+    chatForm.hidden = st.seat === null;
+  }
+
   function renderLogBox() {
     const atBottom = logList.scrollTop + logList.clientHeight >= logList.scrollHeight - 8;
     renderLog(logList, st.events.slice(-400));
@@ -227,6 +243,7 @@ export async function mountGame(main, { id, mode }) {
     renderActions();
     renderSeats();
     renderLogBox();
+    renderChat();
     renderResult();
   }
 
@@ -294,7 +311,7 @@ export async function mountGame(main, { id, mode }) {
       st.legal = msg.legal || [];
       st.toAct = msg.to_act || [];
       st.version = msg.version;
-      st.busy = conn.pending.size > 0;
+      st.busy = conn.commandsPending() > 0;
       if (msg.events?.length) st.events.push(...msg.events);
       if (record && msg.seat === null && record.token) {
         toast("This browser's seat token was not accepted; you are watching.", "error");
@@ -310,18 +327,23 @@ export async function mountGame(main, { id, mode }) {
       st.toAct = msg.to_act || [];
       st.version = msg.version;
       if (msg.status) st.status = msg.status;
-      st.busy = conn.pending.size > 0;
+      st.busy = conn.commandsPending() > 0;
       st.events.push(...(msg.events || []));
       if (statusChanged) refreshSummary();
       renderAll();
     },
-    onAccepted() {
-      st.busy = conn.pending.size > 0;
+    onAccepted(msg) {
+      if (chatIds.delete(msg.command_id)) return;
+      st.busy = conn.commandsPending() > 0;
       renderActions();
       renderBoard();
     },
     onRejected(msg) {
-      st.busy = conn.pending.size > 0;
+      if (chatIds.delete(msg.command_id)) {
+        toast(`Chat not sent: ${msg.message || humanize(msg.code)}`, "error");
+        return;
+      }
+      st.busy = conn.commandsPending() > 0;
       toast(`Not allowed: ${msg.message || humanize(msg.code)}`, "error");
       renderActions();
       renderBoard();

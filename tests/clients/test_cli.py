@@ -90,7 +90,7 @@ async def test_new_join_play_with_piped_stdin(live_server: Any, tmp_path: Path, 
     async with GameClient(url, gid, t1) as bob:
         # Seat 1 plays from this test; seat 0 is the terminal client fed by a pipe. Bad
         # input first (must be explained, not crash), then "1" = the first legal command.
-        stdin = "x\n99\n{bad json\n" + '{"type": "Nope"}\n' + "?\n" + "1\n" * 12
+        stdin = "x\n99\n{bad json\n" + '{"type": "Nope"}\n' + "?\nsay hello, bob\n" + "1\n" * 12
         cli = asyncio.create_task(run_cli(["play", gid], url, tmp_path, stdin))
         await play_until([bob], lambda: bob.finished or cli.done(), timeout=30)
         code, out, err = await cli
@@ -102,6 +102,8 @@ async def test_new_join_play_with_piped_stdin(live_server: Any, tmp_path: Path, 
     assert "Rejected (unknown_command)" in out
     assert "Game over." in out
     assert "Player 1 draws a card" in out  # the event log lines
+    assert "say TEXT" in out  # the help
+    assert any(e.type == "cloister.Chat" and e.data["text"] == "hello, bob" for e in bob.events)
     async with Api(url) as api:
         assert (await api.game(gid))["status"] == "finished"
 

@@ -40,6 +40,28 @@ async def test_two_clients_play_a_full_game(live_server: Any) -> None:
     assert summary["status"] == "finished" and summary["version"] == a.version
 
 
+async def test_chat_reaches_the_table_and_spectators_may_not_talk(live_server: Any) -> None:
+    gid, t0, t1 = await new_game(live_server.url, "chat")
+    async with (
+        GameClient(live_server.url, gid, t0) as a,
+        GameClient(live_server.url, gid, t1) as b,
+        GameClient(live_server.url, gid) as watcher,
+    ):
+        legal_before = b.legal
+        reply = await a.chat("I will draw; you should pass")
+        assert isinstance(reply, Accepted)
+        for c in (b, watcher):
+            await c.wait_version(reply.version)
+            said = c.events[-1]
+            assert said.type == "cloister.Chat"
+            assert said.data == {"seat": 0, "text": "I will draw; you should pass"}
+        assert b.legal == legal_before
+        refused = await watcher.chat("hello")
+        assert isinstance(refused, Rejected) and refused.code == "spectator"
+        too_long = await b.chat("x" * 501)
+        assert isinstance(too_long, Rejected) and too_long.code == "chat_too_long"
+
+
 async def test_reconnect_resumes_with_exactly_the_missed_events(live_server: Any) -> None:
     gid, t0, t1 = await new_game(live_server.url, "resume")
     hold = asyncio.Event()

@@ -163,6 +163,18 @@ def test_two_players_and_a_spectator_play_high_card(
         toast.wait_for()
         assert "Not allowed" in toast.inner_text()
 
+        # Table talk: Ann types a line; Bea and the spectator read it in their logs, the game
+        # does not move, and the spectator has no chat box.
+        v = server_version(base_url, gid)
+        ann.page.fill("#chat-input", "Shall we both pass?")
+        ann.page.click("#chat-form button")
+        for p in (ann, bea, eve):
+            p.wait_version(v + 1)
+            p.page.locator("#log .chat-line", has_text="Shall we both pass?").wait_for()
+        assert ann.page.input_value("#chat-input") == ""
+        assert eve.page.locator("#chat-form").is_hidden()
+        assert "Your turn" in ann.page.inner_text(".banner")
+
         # Ann draws by clicking the deck on the board (keyboard: focus it and press Enter).
         v = server_version(base_url, gid)
         deck = ann.page.locator("svg [role='button'][aria-label^='Draw a card']")
