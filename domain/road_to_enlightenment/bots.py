@@ -36,7 +36,15 @@ from .state import State
 
 __all__ = ["GreedyBot"]
 
-ACTION_VALUE = {"ADVANCE": 10, "PATRON": 8, "COLONY": 6, "TAX": 5, "PIETY": 3, "ARREST": 1}
+ACTION_VALUE = {
+    "ADVANCE": 10,
+    "PATRON": 8,
+    "COLONY": 6,
+    "TAX": 5,
+    "SETBACK": 4,
+    "PIETY": 3,
+    "ARREST": 1,
+}
 
 
 def _stat(cards: Sequence[str], key: str) -> int:

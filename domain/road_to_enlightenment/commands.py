@@ -126,7 +126,10 @@ class DeclareLuminaryAction:
     card: str
     enhancement: str | None = None
     victim: int = -1
-    """ARREST only: the victim's seat."""
+    """ARREST and SETBACK only: the victim's seat."""
+    cost: tuple[str, ...] = ()
+    """A power with an "exhaust N [stat]" cost only: the luminaries that pay it, from the acting
+    stack and/or the hand (sorted; an inclusion-minimal set, DD-05)."""
 
 
 @attrs.frozen

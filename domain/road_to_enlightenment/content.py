@@ -21,6 +21,7 @@ __all__ = [
     "COLORS",
     "NEU",
     "STATS",
+    "VICTIM_POWERS",
     "City",
     "Content",
     "ContentError",
@@ -37,7 +38,7 @@ NEU = "NEU"
 STATS = ("MIL", "POL", "IDE", "SCI", "ART", "WEA", "CAT", "ANT")
 COLORS = ("RED", "BLUE", "PURPLE", "PINK", "GREEN", "ORANGE")
 SEAS = ("A", "M", "B")
-ACTION_POWERS = ("ADVANCE", "PIETY", "TAX", "PATRON", "COLONY", "ARREST")
+ACTION_POWERS = ("ADVANCE", "PIETY", "TAX", "PATRON", "COLONY", "ARREST", "SETBACK")
 ENHANCEMENT_POWERS = ("MIGHT", "CASUS_BELLI", "TRIUMPH", "EXPEDITION", "SCHOLAR", "RENOWN")
 RESPONSE_POWERS = ("FORTIFY", "LEVY", "PARLEY")
 POWER_TYPES = ACTION_POWERS + ENHANCEMENT_POWERS + RESPONSE_POWERS
@@ -51,8 +52,11 @@ NEEDS_N = (
     "SCHOLAR",
     "RENOWN",
     "FORTIFY",
+    "SETBACK",
 )
-NEEDS_TRACK = ("ADVANCE", "RENOWN")
+NEEDS_TRACK = ("ADVANCE", "RENOWN", "SETBACK")
+#: Action powers aimed at another active player (the command's ``victim``).
+VICTIM_POWERS = ("ARREST", "SETBACK")
 
 
 class ContentError(ValueError):
@@ -61,11 +65,17 @@ class ContentError(ValueError):
 
 @attrs.frozen
 class Power:
-    """One of the 15 generic power types of §9.3, with its parameters."""
+    """One of the generic power types of §9.3, with its parameters.
+
+    ``cost`` is the §9.3 hook "exhaust N [stat]" of an action power: the player names
+    luminaries from the acting stack and/or the hand whose stats pay every entry (DD-05). No
+    card of the starter set has one; SETBACK (a backward track move) is the other such hook.
+    """
 
     type: str
     n: int = 0
     track: str | None = None
+    cost: tuple[tuple[str, int], ...] = ()
 
     @property
     def kind(self) -> str:
@@ -160,7 +170,15 @@ def _parse_power(raw: Any, where: str) -> Power | None:
         _req(track in ("SCI", "ART"), f"{where}: power {kind} needs track SCI or ART")
     else:
         _req(track is None, f"{where}: power {kind} takes no track")
-    return Power(str(kind), int(n), track)
+    raw_cost = raw.get("cost", {})
+    _req(isinstance(raw_cost, dict), f"{where}: a power cost must be an object of stats")
+    for stat_, amount in raw_cost.items():
+        _req(stat_ in STATS, f"{where}: unknown stat {stat_!r} in the cost")
+        _req(isinstance(amount, int) and amount >= 1, f"{where}: a cost needs amounts >= 1")
+    if raw_cost:
+        _req(kind in ACTION_POWERS, f"{where}: only an action power has an exhaust cost")
+    cost = tuple(sorted((str(k), int(v)) for k, v in raw_cost.items()))
+    return Power(str(kind), int(n), track, cost)
 
 
 def validate(map_raw: Any, nations_raw: Any, lum_raw: Any, rules_raw: Any) -> Content:

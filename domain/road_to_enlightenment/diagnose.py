@@ -6,6 +6,7 @@ broken rule. Messages never mention a card the sender cannot see.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from ..errors import DomainError, InvalidCommand, RuleViolation
@@ -28,7 +29,7 @@ from .commands import (
     SupportFinish,
     SupportWith,
 )
-from .content import NEU, content
+from .content import NEU, VICTIM_POWERS, content
 from .legal import EXPECTED, routes
 from .rules import forbidden_color, needs_war, power_type, religion_of, stat
 from .state import State
@@ -108,17 +109,14 @@ def _specific(state: State, seat: int, cmd: Any) -> DomainError | None:
             return _v(
                 "census support is declared only in slot 2 on a census turn", "census_not_allowed"
             )
-        case DeclareReorganize(enhancement=e) | DeclareLuminaryAction(enhancement=e) if (
-            e is not None
-        ):
+        case DeclareLuminaryAction():
+            return _luminary_action(state, seat, cmd, stack)
+        case DeclareReorganize(enhancement=e) if e is not None:
             if e not in stack:
                 return _v("that enhancement is not in the acting stack", "card_not_in_zone")
             return _v(
                 "that enhancement does not apply to this action", "enhancement_not_applicable"
             )
-        case DeclareLuminaryAction(card=card):
-            if card not in stack:
-                return _v("that luminary is not in the acting stack", "card_not_in_zone")
         case ForgeAlliance(nation=nation):
             if nation == NEU:
                 return _v("no diplomacy is permitted with neutral cities", "neutral_no_diplomacy")
@@ -177,3 +175,50 @@ def _specific(state: State, seat: int, cmd: Any) -> DomainError | None:
                 "hand_size_exceeded",
             )
     return None
+
+
+def _luminary_action(
+    state: State, seat: int, cmd: DeclareLuminaryAction, stack: Sequence[str]
+) -> DomainError:
+    """Which rule a rejected ``DeclareLuminaryAction`` breaks (the first that applies)."""
+    lums = content().luminaries
+    if cmd.card not in stack:
+        return _v("that luminary is not in the acting stack", "card_not_in_zone")
+    power = lums[cmd.card].power
+    if power is None or power.kind != "ACTION":
+        return _v("that luminary has no action power", "no_action_power")
+    e = cmd.enhancement
+    if e is not None:
+        if e not in stack:
+            return _v("that enhancement is not in the acting stack", "card_not_in_zone")
+        enh = lums[e].power
+        if (
+            e == cmd.card
+            or enh is None
+            or enh.type != "RENOWN"
+            or power.type != "ADVANCE"
+            or enh.track != power.track
+        ):
+            return _v(
+                "that enhancement does not apply to this action", "enhancement_not_applicable"
+            )
+    if power.type in VICTIM_POWERS:
+        if cmd.victim == seat or cmd.victim not in state.active:
+            return _v(f"{power.type} needs another active player as its victim", "bad_victim")
+    elif cmd.victim != -1:
+        return _v(f"{power.type} has no victim (leave victim at -1)", "bad_victim")
+    if not power.cost:
+        if cmd.cost:
+            return _v("this power has no cost to pay", "cost_unpaid")
+        return _v("that luminary action is not possible now", "illegal_action")
+    wanted = ", ".join(f"{n} [{s.lower()}]" for s, n in power.cost)
+    hand = state.players[seat].hand
+    if any(x in (cmd.card, e) or (x not in stack and x not in hand) for x in cmd.cost):
+        return _v(
+            f"this power costs exhaust {wanted}: pay it from the rest of the acting stack "
+            "or from your hand",
+            "card_not_in_zone",
+        )
+    if any(stat(cmd.cost, s) < n for s, n in power.cost):
+        return _v(f"this power costs exhaust {wanted}: those luminaries fall short", "cost_unpaid")
+    return _v(f"pay exhaust {wanted} with a minimal set of luminaries", "cost_unpaid")

@@ -55,9 +55,13 @@ __all__ = [
 
 @attrs.frozen
 class NationsAssigned:
-    """Seat i plays ``nations[i]``; the table order is the starting turn order."""
+    """Seat i plays ``nations[i]``; the table order of the nations is the starting turn order.
+
+    ``method`` is ``SEATS`` (the seat was the choice) or ``RANDOM`` (a recorded permutation).
+    """
 
     nations: tuple[str, ...]
+    method: str = "SEATS"
 
 
 @attrs.frozen

@@ -144,10 +144,11 @@ def _nations(state: State, e: NationsAssigned) -> State:
         )
     diplomacy = {pair_key(a, b): "ALLY" for a, b in c.rules["initial_alliances"]}
     count = len(players)
+    table = c.nations_for(count)  # the table order is the starting turn order (§1.1)
     return replace(
         state,
         players=tuple(players),
-        order=tuple(range(count)),
+        order=tuple(sorted(range(count), key=lambda seat: table.index(e.nations[seat]))),
         diplomacy=diplomacy,
         turn=1,
         rows={col: () for col in ("RED", "BLUE", "PURPLE", "PINK", "GREEN", "ORANGE")},

@@ -60,7 +60,7 @@ __all__ = ["RoadToEnlightenment"]
 def _normalise(command: Any) -> Any:
     """The canonical form: card lists sorted (their order carries no meaning)."""
     changes = {}
-    for name in ("cards", "favorites"):
+    for name in ("cards", "favorites", "cost"):
         value = getattr(command, name, None)
         if isinstance(value, tuple) and all(isinstance(x, str) for x in value):
             changes[name] = tuple(sorted(value))
@@ -79,6 +79,14 @@ class RoadToEnlightenment(GameBase):
             "Length",
             "short: 5 turns, scored after turn 5; long: 9 turns, scored after turns 5 and 9",
         ),
+        OptionSpec(
+            "nations",
+            "seats",
+            ("seats", "random"),
+            "Nations",
+            "seats: choose a nation by choosing its seat; random: nations are dealt to the seats "
+            "at random when the game starts",
+        ),
     )
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
@@ -87,13 +95,21 @@ class RoadToEnlightenment(GameBase):
         return int(options["players"])
 
     def seat_labels(self, options: Options) -> tuple[str, ...]:
+        n = int(options["players"])
+        if options.get("nations", "seats") == "random":
+            return tuple(f"Player {i + 1}" for i in range(n))  # the nation is dealt at setup
         c = content()
-        return tuple(c.nations[n].name for n in c.nations_for(int(options["players"])))
+        return tuple(c.nations[x].name for x in c.nations_for(n))
 
     def initial_state(self, options: Options) -> State:
         length = str(options.get("length", "short"))
         final = int(content().rules["turns"][length])
-        return State(players_n=int(options.get("players", 3)), length=length, final_turn=final)
+        return State(
+            players_n=int(options.get("players", 3)),
+            length=length,
+            final_turn=final,
+            nations=str(options.get("nations", "seats")),
+        )
 
     def setup(self, state: State, ctx: Context) -> Sequence[Any]:
         return rules.setup_events(state, ctx.rng)
@@ -150,8 +166,8 @@ class RoadToEnlightenment(GameBase):
                 rules.declare_reorganize(tx, seat, e)
             case ReorganizePick(card=card):
                 rules.reorganize_pick(tx, seat, card)
-            case DeclareLuminaryAction(card=card, enhancement=e, victim=v):
-                rules.declare_luminary_action(tx, seat, card, e, v)
+            case DeclareLuminaryAction(card=card, enhancement=e, victim=v, cost=cost):
+                rules.declare_luminary_action(tx, seat, card, e, v, cost)
             case DeclareCensus():
                 rules.declare_census(tx, seat)
             case ArrestChoice(card=card):

@@ -43,7 +43,7 @@ from .commands import (
     SupportPass,
     SupportWith,
 )
-from .content import ANTI, CATH, content
+from .content import ANTI, CATH, VICTIM_POWERS, content
 from .rules import forbidden_color, needs_war, power_type, religion_of, stat
 from .state import State
 
@@ -171,10 +171,16 @@ def _declare(state: State, seat: int) -> list[Any]:
                 for e in stack
                 if e != card and power_type(e) == "RENOWN" and lums[e].power.track == p.track  # type: ignore[union-attr]
             ]
-        victims = [v for v in state.active if v != seat] if p.type == "ARREST" else [-1]
+        victims = [v for v in state.active if v != seat] if p.type in VICTIM_POWERS else [-1]
         for e in enhs:
-            for v in victims:
-                out.append(DeclareLuminaryAction(card, e, v))
+            costs: tuple[tuple[str, ...], ...] = ((),)
+            if p.cost:
+                # DD-05: a power's cost may be paid from the acting stack and/or the hand.
+                payers = [x for x in stack if x not in (card, e)] + list(state.players[seat].hand)
+                costs = minimal_sets(payers, dict(p.cost))
+            for paid in costs:
+                for v in victims:
+                    out.append(DeclareLuminaryAction(card, e, v, paid))
     attack_enh = _enhancements(stack, ("MIGHT", "CASUS_BELLI", "TRIUMPH", "EXPEDITION"))
     coins = state.players[seat].coins
     for city, route in attack_targets(state, seat):

@@ -54,7 +54,7 @@ from .events import (
 )
 from .evolve import evolve
 from .state import Combat, Stage, State, replace
-from .tracks import advance, shift_religion
+from .tracks import advance, retreat, shift_religion
 
 __all__ = ["Tx", "card_stat", "setup_events", "stat"]
 
@@ -152,7 +152,11 @@ def setup_events(state: State, rng: Rng) -> list[Any]:
     c = content()
     tx = Tx(state, rng)
     nations = c.nations_for(state.players_n)
-    tx.emit(NationsAssigned(nations))
+    if state.nations == "random":
+        # "If players can't agree, assign them randomly" (§6 R1): the permutation is recorded.
+        tx.emit(NationsAssigned(rng.shuffled(nations), "RANDOM"))
+    else:
+        tx.emit(NationsAssigned(nations))
     chit_rules = c.rules["chits"][state.length]
     chits = ["NONE"] * state.final_turn
     for t, v in chit_rules["fixed"].items():
@@ -315,13 +319,18 @@ def reorganize_pick(tx: Tx, seat: int, card: str | None) -> None:
 
 
 def declare_luminary_action(
-    tx: Tx, seat: int, card: str, enhancement: str | None, victim: int
+    tx: Tx, seat: int, card: str, enhancement: str | None, victim: int, cost: Sequence[str] = ()
 ) -> None:
     slot = tx.state.slot
     reveal(tx, seat, slot)
     tx.emit(ActionDeclared(seat, slot, "LUMINARY_ACTION", card, enhancement, victim=victim))
     power = content().luminaries[card].power
     assert power is not None
+    if cost:
+        # DD-05: the named luminaries are exhausted at once; those from the stack leave it.
+        stack = tx.state.players[seat].slots[slot - 1]
+        exhaust(tx, seat, [x for x in cost if x in stack], f"slot{slot}")
+        exhaust(tx, seat, [x for x in cost if x not in stack], "hand")
     nation = content().nations[tx.state.players[seat].nation]
     removed: list[str] = []
     if power.type == "ADVANCE":
@@ -346,6 +355,9 @@ def declare_luminary_action(
                 PrestigeChanged(seat, costs["colony_prestige"], "colony"),
             )
         removed.append(card)
+    elif power.type == "SETBACK":
+        assert power.track is not None
+        retreat(tx, victim, power.track, power.n)
     elif power.type == "ARREST":
         hand = tx.state.players[victim].hand
         if any(not content().luminaries[c].favorite for c in hand):

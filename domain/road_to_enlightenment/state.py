@@ -110,6 +110,9 @@ class State:
     players_n: int
     length: str
     final_turn: int
+    nations: str = "seats"
+    """How nations are assigned: ``seats`` (seat i plays the i-th nation of the table) or
+    ``random`` (a recorded permutation, §6 R1)."""
     players: tuple[Player, ...] = ()
     turn: int = 0
     chits: tuple[str, ...] = ()

@@ -8,7 +8,7 @@ from .content import CATH, content
 from .events import MarkerMoved, MedallionTaken, PrestigeChanged, ReligionShifted
 from .state import State
 
-__all__ = ["advance", "shift_religion"]
+__all__ = ["advance", "retreat", "shift_religion"]
 
 
 class Emitter(Protocol):
@@ -17,69 +17,94 @@ class Emitter(Protocol):
     def emit(self, *events: object) -> None: ...
 
 
-def advance(tx: Emitter, seat: int, track: str, n: int, cause: str = "ADVANCE") -> None:
-    """Move ``seat``'s marker up ``track`` (SCI or ART) by ``n`` steps, with every side effect.
+class _Track:
+    """One track's markers and medallions, simulated on local copies.
 
-    The move is simulated on local copies and written as events afterwards: final positions
+    A move is worked out here and written as events afterwards (``emit``): final positions
     (``MarkerMoved``), medallion changes (``MedallionTaken``) and wrap prestige.
     """
-    if n <= 0:
-        return
-    st = tx.state
-    attr = "sci" if track == "SCI" else "art"
-    length = content().track_length
-    med_at = {space: m for m, (t, space) in content().medallions.items() if t == track}
-    live = [p for p in st.players if not p.eliminated]
-    pos = {p.seat: getattr(p, attr) for p in live}
-    locked = {p.seat: bool(getattr(p, attr + "_locked")) for p in live}
-    before = dict(pos), dict(locked)
-    holder = {m: st.medallions.get(m, -1) for m in med_at.values()}
-    how: dict[str, str] = {}
 
-    def take(space: int, who: int, kind: str) -> None:
-        m = med_at.get(space)
-        if m is not None and holder[m] != who:
-            holder[m] = who
-            how[m] = kind
+    def __init__(self, state: State, track: str) -> None:
+        self.state = state
+        self.track = track
+        self.attr = "sci" if track == "SCI" else "art"
+        self.length = content().track_length
+        self.med_at = {space: m for m, (t, space) in content().medallions.items() if t == track}
+        live = [p for p in state.players if not p.eliminated]
+        self.pos = {p.seat: int(getattr(p, self.attr)) for p in live}
+        self.locked = {p.seat: bool(getattr(p, self.attr + "_locked")) for p in live}
+        self.old_pos, self.old_locked = dict(self.pos), dict(self.locked)
+        self.holder = {m: state.medallions.get(m, -1) for m in self.med_at.values()}
+        self.how: dict[str, str] = {}
 
-    def steal(bumper: int, victim: int) -> None:
-        for m in med_at.values():
-            if holder[m] == victim:
-                holder[m] = bumper
-                how[m] = "BUMP"
+    def take(self, space: int, who: int, kind: str) -> None:
+        m = self.med_at.get(space)
+        if m is not None and self.holder[m] != who:
+            self.holder[m] = who
+            self.how[m] = kind
 
-    def occupant(space: int, exclude: int) -> int | None:
+    def steal(self, bumper: int, victim: int) -> None:
+        for m in self.med_at.values():
+            if self.holder[m] == victim:
+                self.holder[m] = bumper
+                self.how[m] = "BUMP"
+
+    def occupant(self, space: int, exclude: int) -> int | None:
         if space <= 0:
             return None  # DD-32: space 0 holds any number of markers
-        for s, q in pos.items():
+        for s, q in self.pos.items():
             if q == space and s != exclude:
                 return s
         return None
 
-    def move_back(x: int, frm: int) -> None:
+    def move_back(self, x: int, frm: int) -> None:
+        """Backward movement (§8.1): never locks, never takes a medallion by space."""
         q = frm - 1
         while True:
             if q <= 0:
-                pos[x] = 0
+                self.pos[x] = 0
                 return
-            o = occupant(q, x)
+            o = self.occupant(q, x)
             if o is None:
-                pos[x] = q
+                self.pos[x] = q
                 return
-            if locked[o]:
+            if self.locked[o]:
                 q -= 1  # slide past a locked marker
                 continue
-            pos[x] = q
-            steal(x, o)  # DD-31: any bumper steals
+            self.pos[x] = q
+            self.steal(x, o)  # DD-31: any bumper steals
             x, q = o, q - 1
 
-    locked[seat] = True
-    cur = pos[seat]
-    pos[seat] = -99  # lifted off the track while it moves
+    def emit(self, tx: Emitter, seat: int, cause: str, wraps: int = 0) -> None:
+        events: list[object] = []
+        if wraps:
+            events.append(PrestigeChanged(seat, 5 * wraps, f"{self.track} track wrap"))
+        for s in self.pos:
+            if s == seat or self.pos[s] != self.old_pos[s] or self.locked[s] != self.old_locked[s]:
+                kind = cause if s == seat else "BUMP"
+                events.append(
+                    MarkerMoved(
+                        s, self.track, self.pos[s], self.locked[s], kind, wraps if s == seat else 0
+                    )
+                )
+        for m, k in self.how.items():
+            if self.holder[m] != self.state.medallions.get(m, -1):
+                events.append(MedallionTaken(m, self.holder[m], k))
+        tx.emit(*events)
+
+
+def advance(tx: Emitter, seat: int, track: str, n: int, cause: str = "ADVANCE") -> None:
+    """Move ``seat``'s marker up ``track`` (SCI or ART) by ``n`` steps, with every side effect."""
+    if n <= 0:
+        return
+    t = _Track(tx.state, track)
+    t.locked[seat] = True
+    cur = t.pos[seat]
+    t.pos[seat] = -99  # lifted off the track while it moves
     wraps = 0
     path = []
     for _ in range(n):
-        if cur == length:
+        if cur == t.length:
             cur = 0
             wraps += 1
         else:
@@ -87,32 +112,38 @@ def advance(tx: Emitter, seat: int, track: str, n: int, cause: str = "ADVANCE") 
         path.append(cur)
     for space in path[:-1]:
         if space:
-            take(space, seat, "CROSS")
+            t.take(space, seat, "CROSS")
     target = path[-1]
-    o = occupant(target, seat)
+    o = t.occupant(target, seat)
     if o is None:
-        pos[seat] = target
-        take(target, seat, "LAND")
-    elif not locked[o]:
-        pos[seat] = target
-        take(target, seat, "LAND")
-        steal(seat, o)
-        move_back(o, target)
+        t.pos[seat] = target
+        t.take(target, seat, "LAND")
+    elif not t.locked[o]:
+        t.pos[seat] = target
+        t.take(target, seat, "LAND")
+        t.steal(seat, o)
+        t.move_back(o, target)
     else:
-        move_back(seat, target)
+        t.move_back(seat, target)
+    t.emit(tx, seat, cause, wraps)
 
-    old_pos, old_locked = before
-    events: list[object] = []
-    if wraps:
-        events.append(PrestigeChanged(seat, 5 * wraps, f"{track} track wrap"))
-    for s in pos:
-        if s == seat or pos[s] != old_pos[s] or locked[s] != old_locked[s]:
-            kind = cause if s == seat else "BUMP"
-            events.append(MarkerMoved(s, track, pos[s], locked[s], kind, wraps if s == seat else 0))
-    for m, k in how.items():
-        if holder[m] != st.medallions.get(m, -1):
-            events.append(MedallionTaken(m, holder[m], k))
-    tx.emit(*events)
+
+def retreat(tx: Emitter, seat: int, track: str, n: int, cause: str = "SETBACK") -> None:
+    """Move ``seat``'s marker ``n`` steps *down* ``track`` by a card effect (§8.1).
+
+    "Lift the marker, then move_back from pos - n + 1": it stops on the first free space at or
+    below ``pos - n``, bumps unlocked markers down in a chain (the bumper steals their
+    medallions, DD-31), slides past locked ones, takes no medallion by space (DD-33) and never
+    wraps below space 0. A backward move does not lock the marker; a marker already locked
+    this round stays locked, and keeps its medallions.
+    """
+    t = _Track(tx.state, track)
+    start = t.pos.get(seat, 0)
+    if n <= 0 or start <= 0:
+        return
+    t.pos[seat] = -99  # lifted off the track while it moves
+    t.move_back(seat, start - n + 1)
+    t.emit(tx, seat, cause)
 
 
 def shift_religion(tx: Emitter, side: str, n: int) -> None:

@@ -26,9 +26,9 @@ def playout_count(default: int) -> int:
 
 
 def new_game(
-    players: int = 3, length: str = "short", seed: int | str = 1
+    players: int = 3, length: str = "short", seed: int | str = 1, nations: str = "seats"
 ) -> tuple[State, list[Any]]:
-    state = GAME.initial_state({"players": players, "length": length})
+    state = GAME.initial_state({"players": players, "length": length, "nations": nations})
     events = list(GAME.setup(state, Context.seeded(seed)))
     for e in events:
         state = GAME.evolve(state, e)
@@ -125,10 +125,11 @@ def random_playout(
     leak_every: int = 1,
     bots: dict[int, Any] | None = None,
     cap: int = 60_000,
+    nations: str = "seats",
 ) -> tuple[State, list[Any]]:
     """Play to the end with random bots (or ``bots`` by seat); check after every event."""
-    state, log = new_game(players, length, seed)
-    initial = GAME.initial_state({"players": players, "length": length})
+    state, log = new_game(players, length, seed, nations)
+    initial = GAME.initial_state({"players": players, "length": length, "nations": nations})
     rng = Rng(f"bots:{seed}")
     bot = RandomBot()
     steps = 0

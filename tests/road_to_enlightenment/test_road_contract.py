@@ -150,7 +150,7 @@ def test_unknown_command_and_game_over() -> None:
 
 
 def test_options_and_registry() -> None:
-    assert validate_options(GAME, None) == {"players": 3, "length": "short"}
+    assert validate_options(GAME, None) == {"players": 3, "length": "short", "nations": "seats"}
     assert validate_options(GAME, {"players": 7, "length": "long"})["players"] == 7
     with pytest.raises(DomainError):
         validate_options(GAME, {"players": 8})
@@ -190,6 +190,11 @@ def test_content_matches_the_reference() -> None:
         ("luminaries", lambda d: d["luminaries"][0]["power"].update(type="FLY"), "unknown power"),
         ("luminaries", lambda d: d["luminaries"][0]["stats"].update(CAT=1), "both CAT and ANT"),
         ("luminaries", lambda d: d["luminaries"].append(dict(d["luminaries"][0])), "twice"),
+        # luminaries[0] is an enhancement (MIGHT), [4] an action (TAX): the cost hook's checks
+        ("luminaries", lambda d: d["luminaries"][0]["power"].update(cost={"POL": 2}), "only an"),
+        ("luminaries", lambda d: d["luminaries"][4]["power"].update(cost={"XYZ": 2}), "stat"),
+        ("luminaries", lambda d: d["luminaries"][4]["power"].update(cost={"POL": 0}), ">= 1"),
+        ("luminaries", lambda d: d["luminaries"][4]["power"].update(type="SETBACK"), "SETBACK"),
         ("nations", lambda d: d["nations"]["FRA"].update(treasury_limit=13), "even"),
         ("rules", lambda d: d["nations_by_players"]["3"].append("XXX"), "unknown nation"),
     ],

@@ -18,8 +18,12 @@ def test_random_playouts_terminate_conserve_replay_and_do_not_leak(
     players: int, length: str
 ) -> None:
     for i in range(playout_count(10)):
-        # Events are checked for leaks after every command, views after every 20th.
-        state, _log = random_playout(players, length, seed=1000 * players + i, leak_every=20)
+        # Events are checked for leaks after every command, views after every 20th. Every
+        # other game deals the nations at random.
+        nations = ("seats", "random")[i % 2]
+        state, _log = random_playout(
+            players, length, seed=1000 * players + i, leak_every=20, nations=nations
+        )
         result = GAME.result(state)
         assert result is not None
         assert len(result.scores) == players

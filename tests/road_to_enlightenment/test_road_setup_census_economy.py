@@ -15,6 +15,7 @@ from domain.road_to_enlightenment.rules import (
 )
 from domain.road_to_enlightenment.state import replace
 from tests.road_to_enlightenment.road_helpers import (
+    GAME,
     act,
     new_game,
     of_type,
@@ -38,6 +39,32 @@ def test_re01_nations_and_starting_order_5p() -> None:
         assert state.seat_of(n) == -1
     rel = [content().nations[n].religion for n in nations(state)]
     assert rel.count("CATH") == 3 and rel.count("ANTI") == 2
+
+
+def test_random_nations_are_a_recorded_permutation_and_keep_the_table_turn_order() -> None:
+    table = content().nations_for(5)
+    dealt = set()
+    for seed in range(8):
+        state, events = new_game(5, seed=seed, nations="random")
+        assigned = of_type(events, "NationsAssigned")[0]
+        assert assigned.method == "RANDOM"
+        assert sorted(assigned.nations) == sorted(table)  # the nations in use never change
+        assert nations(state) == list(assigned.nations)
+        # "Nations, in starting turn order": the table order, whoever sits where
+        assert [nations(state)[s] for s in state.order] == list(table)
+        dealt.add(assigned.nations)
+    assert len(dealt) > 1  # the deal depends on the recorded random outcome
+    assert GAME.seat_labels({"players": 5, "nations": "random"})[0] == "Player 1"
+    assert GAME.seat_labels({"players": 5})[0] == content().nations["FRA"].name
+
+
+def test_random_nations_replay_from_the_log_without_rolling() -> None:
+    state, events = new_game(4, seed=3, nations="random")
+    initial = GAME.initial_state({"players": 4, "nations": "random"})
+    replayed = initial
+    for e in events:
+        replayed = GAME.evolve(replayed, e)
+    assert replayed == state
 
 
 def test_re02_starting_resources_7p() -> None:
