@@ -140,6 +140,20 @@ Listener = Callable[[GameRecord, list[LogEntry], str | None], None]
 """Called with the new entries, and the command id when they are this node's own append."""
 
 
+def chat_text(text: str) -> str:
+    """The chat text as stored (trimmed), or ServiceError naming what is wrong with it."""
+    text = text.strip()
+    if not text:
+        raise ServiceError("chat_empty", "say something: the chat text is empty")
+    if len(text) > CHAT_MAX_CHARS:
+        raise ServiceError(
+            "chat_too_long", f"chat texts are limited to {CHAT_MAX_CHARS} characters"
+        )
+    if any(unicodedata.category(ch) == "Cc" and ch != "\n" for ch in text):
+        raise ServiceError("chat_bad_text", "chat texts may not contain control characters")
+    return text
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -358,6 +372,22 @@ class GameService:
                 obj = None if type_.startswith(PLATFORM) else rec.codec.decode_event(type_, data)
                 if type_ == SEAT_TAKEN and not data.get("bot"):
                     data = {**data, "name": str(data.get("name", "?"))[:40] + " (imported)"}
+                elif type_ == CHAT:
+                    seat = data.get("seat")
+                    if not isinstance(seat, int) or not 0 <= seat < len(probe.seats):
+                        raise ValueError(f"event {i}: chat from no seat")
+                    if probe.seats[seat] is None:
+                        raise ValueError(f"event {i}: chat from an empty seat")
+                    try:
+                        data = {"seat": seat, "text": chat_text(str(data.get("text", "")))}
+                    except ServiceError as exc:
+                        raise ValueError(f"event {i}: {exc.message}") from None
+                elif type_.startswith(PLATFORM) and type_ not in (
+                    GAME_CREATED,
+                    SEAT_TAKEN,
+                    GAME_STARTED,
+                ):
+                    raise ValueError(f"event {i}: unknown platform event {type_}")
                 self._apply_one(probe, i, type_, data, obj, "")  # raises on a bad log
                 batch.append((type_, data, obj))
         except ServiceError:
@@ -412,15 +442,7 @@ class GameService:
     ) -> tuple[int, bool]:
         """Append a seated player's table talk to the log (outside the rules: the game's
         state never sees it). Raises ServiceError for an empty or oversized text."""
-        text = text.strip()
-        if not text:
-            raise ServiceError("chat_empty", "say something: the chat text is empty")
-        if len(text) > CHAT_MAX_CHARS:
-            raise ServiceError(
-                "chat_too_long", f"chat texts are limited to {CHAT_MAX_CHARS} characters"
-            )
-        if any(unicodedata.category(ch) == "Cc" and ch != "\n" for ch in text):
-            raise ServiceError("chat_bad_text", "chat texts may not contain control characters")
+        text = chat_text(text)
 
         def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
             return [(CHAT, {"seat": seat, "text": text}, None)], {}

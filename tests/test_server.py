@@ -273,6 +273,22 @@ async def test_chat_reaches_everyone_and_never_touches_the_game(base: str) -> No
     assert [e["data"]["text"] for e in log if e["type"] == "cloister.Chat"] == [
         "Pass now and I will pass too."
     ]
+    # an exported log keeps the talk on import; a forged chat line is refused
+    async with http(base) as c:
+        r = await c.post("/api/games/import", json={"events": log})
+        assert r.status_code == 201, r.text
+        copy = (await c.get(f"/api/games/{r.json()['id']}/events")).json()["events"]
+        assert [e["data"] for e in copy if e["type"] == "cloister.Chat"] == [
+            {"seat": 0, "text": "Pass now and I will pass too."}
+        ]
+        at = next(i for i, e in enumerate(log) if e["type"] == "cloister.Chat")
+        for forged in ({"seat": 7, "text": "hi"}, {"seat": 0, "text": ""}):
+            bad = [*log[:at], {**log[at], "data": forged}, *log[at + 1 :]]
+            r = await c.post("/api/games/import", json={"events": bad})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_log", r.text
+        bad = [*log[:at], {**log[at], "type": "cloister.Nonsense"}, *log[at + 1 :]]
+        r = await c.post("/api/games/import", json={"events": bad})
+        assert r.status_code == 400
     for p in (a, b, watcher):
         await p.close()
 
