@@ -29,8 +29,8 @@ COMBOS = [
 
 
 def playouts(default: int) -> int:
-    """CLOISTER_PLAYOUTS is an absolute count of games per combination."""
-    return int(os.environ.get("CLOISTER_PLAYOUTS", default))
+    """``CLOISTER_PLAYOUTS`` is a multiplier of the default count (e.g. 100 for a soak)."""
+    return default * int(os.environ.get("CLOISTER_PLAYOUTS", "1"))
 
 
 def new_game(
