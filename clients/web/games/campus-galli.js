@@ -240,6 +240,14 @@ export default {
       const t = view.turn;
       if (t?.card) panel.append(text(panelX + 12, panelY + 44, `${ctx.seatName(t.seat)} plays ${cardName(view, t.card)}`, { "text-anchor": "start", "font-size": 13 }));
       if ((view.last_dice || []).length) panel.append(text(panelX + 12, panelY + 66, `last dice: ${view.last_dice.flat(2).join(" ")}`, { "text-anchor": "start", "font-size": 11 }));
+      // Stage "exchange" (or "rescore"): the turn waits for EndTurn; exchanges are in the list.
+      const end = matching(live, "EndTurn")[0];
+      if (end) {
+        const label = this.label(end, ctx);
+        const b = s("g", { class: "svg-button", transform: `translate(${panelX + 12} ${panelY + 96})` }, s("rect", { width: 180, height: 34, rx: 17 }), text(90, 17, view.turn?.stage === "rescore" ? "Stop scoring" : "End turn"));
+        clickable(b, label, () => ctx.send(end));
+        panel.append(b);
+      }
     }
     svg.append(panel);
 
