@@ -265,6 +265,11 @@ class GreedyBot:
             options = [c for c in legal if isinstance(c, kind)]
             if options:
                 return options[0]
+        days = [c for c in legal if isinstance(c, C.RespondFeastDay | C.RespondStudyDay)]
+        if days:  # score as many cards as allowed; the first reward choice of each
+            return max(days, key=lambda c: len(c.rewards))
+        if isinstance(first, C.ChooseLazyMonk):
+            return first  # the most recently placed monk, the documented default
         flips = [c for c in legal if isinstance(c, C.FlipBuilding) and c.building]
         if flips:
             return flips[0]

@@ -55,11 +55,15 @@ class DrawFromBag:
 
 @attrs.frozen
 class PlaceSection:
-    """Lay the section in hand with its footprint's top-left cell at (x, y)."""
+    """Lay the section in hand with its footprint's top-left cell at (x, y).
+
+    ``master_builder`` (level I): place a master builder on the section when the lay allows
+    one (default yes); ``False`` is accepted only where one would be placed."""
 
     x: int
     y: int
     orientation: int
+    master_builder: bool = True
 
 
 @attrs.frozen
@@ -69,9 +73,13 @@ class ForfeitBuild:
 
 @attrs.frozen
 class FlipBuilding:
-    """Level I, after completing a building: flip a parchment building ("" = none)."""
+    """Level I, after completing a building: flip a parchment building ("" = none).
+
+    ``master_builder``: place a master builder next to it (default yes; ``False`` only when
+    you have a monk in supply)."""
 
     building: str
+    master_builder: bool = True
 
 
 @attrs.frozen
@@ -82,13 +90,17 @@ class ProduceBook:
 
 @attrs.frozen
 class BringGuest:
+    """``monks``: place the guest monk(s) the guest brings (default yes; ``False`` only when
+    at least one would be placed). All or none."""
+
     pay: tuple[str, ...]
     tile: str
+    monks: bool = True
 
 
 @attrs.frozen
 class Rescore:
-    """Score one of your earlier books or guests again (or on feast/study day)."""
+    """Score one of your earlier books or guests again, after a new book or guest."""
 
     card: str
     tile: str
@@ -96,7 +108,40 @@ class Rescore:
 
 @attrs.frozen
 class EndTurn:
-    """Stop re-scoring (after a book or guest, or on feast/study day)."""
+    """Stop re-scoring (after a book or guest), or end the turn after the last exchanges:
+    the end-of-turn tasks are judged then."""
+
+
+@attrs.frozen
+class RespondFeastDay:
+    """Feast day, answered secretly: score up to 2 of your guests again.
+
+    ``guests`` in the order of your guests, without repeats; ``rewards[i]`` is the tile
+    chosen for ``guests[i]`` ("" for a guest without reward)."""
+
+    guests: tuple[str, ...] = ()
+    rewards: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class RespondStudyDay:
+    """Study day, answered secretly: score up to 2 of your books again.
+
+    ``books`` in the order of your library, without repeats; ``rewards[i]`` is the tile
+    chosen for ``books[i]``."""
+
+    books: tuple[str, ...] = ()
+    rewards: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class ChooseLazyMonk:
+    """Out of monks (DD-16): which of your monks on the plan becomes the lazy monk.
+
+    ``monk`` is ``"section:<section id>"`` (master builder on a section),
+    ``"grass:<letter>"`` (master builder next to a building) or ``"guest:<letter>"``."""
+
+    monk: str
 
 
 @attrs.frozen
@@ -122,7 +167,11 @@ class SpecialFulfillTask:
 
 @attrs.frozen
 class SpecialExpand:
+    """``master_builder``: place a master builder next to it (default yes; ``False`` only
+    when you have a monk in supply)."""
+
     building: str
+    master_builder: bool = True
 
 
 @attrs.frozen
@@ -184,6 +233,9 @@ Command = (
     | BringGuest
     | Rescore
     | EndTurn
+    | RespondFeastDay
+    | RespondStudyDay
+    | ChooseLazyMonk
     | TakeUnfinished
     | ChooseTiles
     | SpecialFulfillTask
@@ -212,6 +264,9 @@ COMMAND_TYPES: tuple[type, ...] = (
     BringGuest,
     Rescore,
     EndTurn,
+    RespondFeastDay,
+    RespondStudyDay,
+    ChooseLazyMonk,
     TakeUnfinished,
     ChooseTiles,
     SpecialFulfillTask,

@@ -72,13 +72,15 @@ def describe(event: Any) -> str:
             return f"{_p(s)} {where} {sec}" + (f", paying {_tiles(pay)}" if pay else "")
         case E.SectionPlaced(seat=s, section=sec, x=x, y=y):
             return f"{_p(s)} lays {sec} at ({x},{y})"
-        case E.MonkPlaced(seat=s, kind=k, building=b):
+        case E.MonkPlaced(seat=s, kind=k, building=b, replaces=r):
             what = {
                 "section": "a master builder",
                 "grass": "a master builder",
                 "guest": "a guest monk",
                 "lazy": "a lazy monk",
             }[k]
+            if r:
+                return f"{_p(s)} is out of monks: the {r.replace(':', ' monk at ')} lies down lazy"
             return f"{_p(s)} places {what}" + (f" at {b}" if b else "")
         case E.TilesGained(seat=s, tiles=t, reason=r):
             return f"{_p(s)} receives {_tiles(t)} ({r})"
@@ -98,6 +100,8 @@ def describe(event: Any) -> str:
             return f"{_p(s)} scores {c} again"
         case E.RescoreFinished(seat=s):
             return f"{_p(s)} is done scoring"
+        case E.ExchangesFinished(seat=s):
+            return f"{_p(s)} makes no more exchanges; the end-of-turn tasks are judged"
         case E.UnfinishedTaken(seat=s, card=c):
             return f"{_p(s)} takes unfinished task {c}"
         case E.TaskFulfilled(seat=s, card=c):

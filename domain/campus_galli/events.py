@@ -177,11 +177,16 @@ class SectionPlaced:
 
 @attrs.frozen
 class MonkPlaced:
+    """A monk goes onto the plan. A lazy monk placed with an empty supply is the own monk
+    ``replaces`` names (``kind:section-or-letter``) taken off the plan (DD-16); with
+    ``replaces`` empty and no monk on the plan, a piece-less marker."""
+
     seat: Seat
     kind: str  # section | grass | guest | lazy
     section: str = ""
     building: str = ""
     cells: tuple[int, ...] = ()
+    replaces: str = ""
 
 
 @attrs.frozen
@@ -203,7 +208,8 @@ class FlipDeclined:
 
 @attrs.frozen
 class GapsChecked:
-    """The lazy monks this lay owes, one per new empty space of 1-3 wooden spaces."""
+    """The lazy monks this lay owes, one per new empty space of 1-3 wooden spaces; each is
+    then placed by its own ``MonkPlaced``, in this order."""
 
     seat: Seat
     gaps: tuple[tuple[int, ...], ...]
@@ -236,6 +242,13 @@ class CardRescored:
 
 @attrs.frozen
 class RescoreFinished:
+    seat: Seat
+
+
+@attrs.frozen
+class ExchangesFinished:
+    """The player ends the turn after the last exchanges: the end-of-turn tasks are judged."""
+
     seat: Seat
 
 
@@ -340,6 +353,7 @@ Event = (
     | GuestArrived
     | CardRescored
     | RescoreFinished
+    | ExchangesFinished
     | UnfinishedTaken
     | TaskFulfilled
     | AlmsChosen
@@ -388,6 +402,7 @@ EVENT_TYPES: tuple[type, ...] = (
     GuestArrived,
     CardRescored,
     RescoreFinished,
+    ExchangesFinished,
     UnfinishedTaken,
     TaskFulfilled,
     AlmsChosen,

@@ -53,7 +53,8 @@ class Turn:
 
     seat: Seat
     card: str  # the card being performed ("" for a special action)
-    stage: str  # source | act | hut | beg | place | flip | lazy | rescore | alms | end
+    # source | act | hut | beg | place | flip | lazy | lazy_monk | rescore | exchange | alms | end
+    stage: str
     key: int = 0  # the card number this turn runs at
     selected: str = ""  # the card played this round (differs from card for unfinished tasks)
     free: bool = False  # an unfinished-tasks card already paid for this action
@@ -70,11 +71,12 @@ class Turn:
     before: tuple[int, ...] = ()  # empty spaces before the lay (component masks)
     rescore_left: int = 0
     rescored: tuple[str, ...] = ()
+    owed: tuple[int, ...] = ()  # lazy monks still to place: the gaps' cell masks, in order
 
 
 @attrs.frozen
 class EventPrompt:
-    """An event (or feast/study day) waiting for answers from ``queue``, first one first."""
+    """An event (or feast/study day) waiting for answers from ``queue`` (priority order)."""
 
     card: str
     kind: str
@@ -83,8 +85,6 @@ class EventPrompt:
     target: str = ""
     prevented: bool = False
     successes: int = 0
-    left: int = 2  # feast/study: cards the current seat may still score
-    scored: tuple[str, ...] = ()
 
 
 @attrs.frozen

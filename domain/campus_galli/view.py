@@ -17,7 +17,7 @@ from .events import (
 )
 from .geometry import cell_xy, cells_of
 from .rules.evolve import PILES
-from .rules.legal import to_act
+from .rules.legal import SIMULTANEOUS_EVENTS, to_act
 from .rules.queries import ALL_LETTERS, is_complete, player_score
 from .state import State
 
@@ -214,6 +214,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "via": t.via,
             "flips_pending": t.flips,
             "rescore_left": t.rescore_left,
+            "lazy_owed": len(t.owed),
         },
         "special": {
             "order": list(state.special_order),
@@ -224,10 +225,13 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         else {
             "card": ev.card,
             "kind": ev.kind,
-            "waiting_on": list(ev.queue),
+            # Simultaneous answers: the seats that have not answered yet; otherwise the
+            # queue in priority order (the first one answers now).
+            "waiting_on": sorted(state.choices.waiting_on)
+            if ev.kind in SIMULTANEOUS_EVENTS
+            else list(ev.queue),
             "dice": [[s, list(d)] for s, d in ev.dice],
             "target": ev.target or None,
-            "left": ev.left,
         },
         "last_dice": list(state.last_dice),
         "players": players,

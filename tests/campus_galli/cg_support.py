@@ -15,6 +15,7 @@ from domain.campus_galli.content import ACTIONS, SECTIONS, TASKS
 from domain.campus_galli.rules.queries import uncovered_wooden
 from domain.campus_galli.state import State
 from domain.randomness import Context, Rng
+from domain.simultaneous import ChoiceCommitted
 from domain.viewers import SPECTATOR, Viewer, seat_viewer
 from protocol.codec import GameCodec
 
@@ -29,8 +30,8 @@ COMBOS = [
 
 
 def playouts(default: int) -> int:
-    """CLOISTER_PLAYOUTS is an absolute count of games per combination."""
-    return int(os.environ.get("CLOISTER_PLAYOUTS", default))
+    """``CLOISTER_PLAYOUTS`` is a multiplier of the default count (e.g. 100 for a soak)."""
+    return default * int(os.environ.get("CLOISTER_PLAYOUTS", "1"))
 
 
 def new_game(
@@ -112,6 +113,13 @@ def viewers(n: int) -> list[Viewer]:
 
 
 def check_no_leak(state: State, events: list[Any]) -> None:
+    # Secret answers (card selection, event and feast/study-day answers) are made of public
+    # ids, so the id scan below cannot see them: check the commit itself is redacted.
+    for e in events:
+        if isinstance(e, ChoiceCommitted):
+            for viewer in viewers(state.n):
+                if viewer.seat != e.seat:
+                    assert GAME.redact(e, viewer).choice is None, f"answer leaked to {viewer}"
     for viewer in viewers(state.n):
         hidden = GAME.hidden_values(state, viewer)
         if not hidden:

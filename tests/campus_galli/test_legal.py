@@ -57,8 +57,10 @@ def mutate(command: Any, rng: random.Random) -> Any:
         return random_command(rng)
     f = rng.choice(fields)
     value = getattr(command, f.name)
-    if isinstance(value, (bool, int)):
-        new: Any = rng.randint(-2, 22)
+    if isinstance(value, bool):
+        new: Any = rng.choice([not value, not value, rng.randint(-2, 2), "yes"])
+    elif isinstance(value, int):
+        new = rng.randint(-2, 22)
     elif isinstance(value, str):
         new = rng.choice(_STRINGS)
     else:
@@ -70,7 +72,9 @@ def random_command(rng: random.Random) -> Any:
     cls = rng.choice(C.COMMAND_TYPES)
     kwargs: dict[str, Any] = {}
     for name, tp in typing.get_type_hints(cls).items():
-        if tp is int:
+        if tp is bool:
+            kwargs[name] = rng.choice([True, False])
+        elif tp is int:
             kwargs[name] = rng.randint(-1, 21)
         elif tp is str:
             kwargs[name] = rng.choice(_STRINGS)

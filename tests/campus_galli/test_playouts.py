@@ -1,4 +1,7 @@
-"""Random playouts: termination, conservation after every event, replay, no leak, codec."""
+"""Random playouts: termination, conservation after every event, replay, no leak, codec.
+
+The default is 10 games per combination; ``CLOISTER_PLAYOUTS=N`` multiplies it (N=100 is the
+soak of 1,000 per combination)."""
 
 from __future__ import annotations
 

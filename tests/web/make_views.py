@@ -31,6 +31,7 @@ WANTED: list[tuple[str, str, dict[str, Any], str, str | None, int]] = [
     ("illumination", "illumination", {}, "exilium", "PlayExilium", 2),
     ("campus_galli", "campus-galli", {}, "select", "SelectActionCard", 1),
     ("campus_galli", "campus-galli", {}, "place-section", "PlaceSection", 1),
+    ("campus_galli", "campus-galli", {"level": 2}, "last-exchange", "EndTurn", 1),
     ("road_to_enlightenment", "road-to-enlightenment", {}, "assign", "PlaceLuminary", 1),
     ("road_to_enlightenment", "road-to-enlightenment", {}, "declare", "DeclareAttack", 1),
 ]

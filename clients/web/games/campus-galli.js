@@ -86,17 +86,28 @@ export default {
       case "ExchangeTiles": return `Exchange ${cmd.give.map((c) => COLOUR_NAME[c] || c).join(", ")} for ${COLOUR_NAME[cmd.take] || cmd.take}`;
       case "TakeFromHut": return `Take the ${COLOUR_NAME[colourOf(cmd.section)] || ""} ${shapeOf(cmd.section) || cmd.section} section from the hut${pay(cmd.pay)}`;
       case "DrawFromBag": return `Draw a ${cmd.shape} section from the bag${pay(cmd.pay)}`;
-      case "PlaceSection": return `Place the section at column ${cmd.x + 1}, row ${cmd.y + 1}, orientation ${cmd.orientation + 1}`;
+      case "PlaceSection": return `Place the section at column ${cmd.x + 1}, row ${cmd.y + 1}, orientation ${cmd.orientation + 1}${cmd.master_builder === false ? ", without a master builder" : ""}`;
       case "ForfeitBuild": return "No spot fits: give up building";
-      case "FlipBuilding": return cmd.building ? `Flip building ${cmd.building}` : "Flip no building";
+      case "FlipBuilding": return cmd.building ? `Flip building ${cmd.building}${cmd.master_builder === false ? " without a master builder" : ""}` : "Flip no building";
       case "ProduceBook": return `Produce a book with a ${COLOUR_NAME[cmd.tile] || cmd.tile} tile${pay(cmd.pay)}`;
-      case "BringGuest": return `Bring a guest with a ${COLOUR_NAME[cmd.tile] || cmd.tile} tile${pay(cmd.pay)}`;
+      case "BringGuest": return `Bring a guest with ${cmd.tile ? `a ${COLOUR_NAME[cmd.tile] || cmd.tile} tile` : "no tile"}${pay(cmd.pay)}${cmd.monks === false ? ", placing no guest monk" : ""}`;
       case "Rescore": return `Score ${cardName(view, cmd.card)} again (${COLOUR_NAME[cmd.tile] || cmd.tile} tile)`;
-      case "EndTurn": return "End turn";
+      case "EndTurn": return view.turn?.stage === "rescore" ? "Stop scoring earlier cards" : "End turn (judge the end-of-turn tasks)";
+      case "RespondFeastDay":
+      case "RespondStudyDay": {
+        const cards = cmd.guests || cmd.books || [];
+        if (!cards.length) return cmd.type === "RespondFeastDay" ? "Score no guest" : "Score no book";
+        return `Score ${cards.map((c, i) => `${cardName(view, c)}${cmd.rewards[i] ? ` (${COLOUR_NAME[cmd.rewards[i]] || cmd.rewards[i]} tile)` : ""}`).join(" and ")}`;
+      }
+      case "ChooseLazyMonk": {
+        const [kind, where] = String(cmd.monk).split(":");
+        const what = kind === "section" ? `the master builder on section ${where}` : kind === "grass" ? `the master builder next to building ${where}` : `the guest monk at building ${where}`;
+        return `Out of monks: ${what} lies down lazy`;
+      }
       case "PassSpecial": return "Pass (no special action)";
       case "ChooseTiles": return `Take ${cmd.tiles.map((c) => COLOUR_NAME[c] || c).join(" and ")} tiles`;
       case "SpecialFulfillTask": return `Fulfil task ${cardName(view, cmd.task)}${pay(cmd.pay)}`;
-      case "SpecialExpand": return `Expand building ${cmd.building}`;
+      case "SpecialExpand": return `Expand building ${cmd.building}${cmd.master_builder === false ? " without a master builder" : ""}`;
       case "SpecialBuyFromHut": return `Buy the ${COLOUR_NAME[colourOf(cmd.section)] || ""} ${shapeOf(cmd.section) || cmd.section} section from the hut${pay(cmd.pay)}`;
       case "SpecialBuyFromBag": return `Buy a ${cmd.shape} section from the bag${pay(cmd.pay)}`;
       case "SpecialRemoveHalt": return `Remove the construction halt${pay(cmd.pay)}`;
@@ -169,7 +180,9 @@ export default {
 
     // -- the section in hand: rotate, mirror, place ----------------------------------------------
     const holding = view.turn?.holding || null;
-    const places = matching(live, "PlaceSection");
+    // Clicking a spot on the plan lays the section with the default (a master builder where
+    // one may go); declining the master builder is offered in the action list.
+    const places = matching(live, "PlaceSection").filter((c) => c.master_builder !== false);
     const shape = shapeOf(holding);
     const feet = orientations(shape);
     if (holding !== ui.holding) {
@@ -227,6 +240,14 @@ export default {
       const t = view.turn;
       if (t?.card) panel.append(text(panelX + 12, panelY + 44, `${ctx.seatName(t.seat)} plays ${cardName(view, t.card)}`, { "text-anchor": "start", "font-size": 13 }));
       if ((view.last_dice || []).length) panel.append(text(panelX + 12, panelY + 66, `last dice: ${view.last_dice.flat(2).join(" ")}`, { "text-anchor": "start", "font-size": 11 }));
+      // Stage "exchange" (or "rescore"): the turn waits for EndTurn; exchanges are in the list.
+      const end = matching(live, "EndTurn")[0];
+      if (end) {
+        const label = this.label(end, ctx);
+        const b = s("g", { class: "svg-button", transform: `translate(${panelX + 12} ${panelY + 96})` }, s("rect", { width: 180, height: 34, rx: 17 }), text(90, 17, view.turn?.stage === "rescore" ? "Stop scoring" : "End turn"));
+        clickable(b, label, () => ctx.send(end));
+        panel.append(b);
+      }
     }
     svg.append(panel);
 

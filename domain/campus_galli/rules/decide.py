@@ -26,6 +26,7 @@ from ..events import (
     CordonRemoved,
     EventDeclined,
     EventPaid,
+    ExchangesFinished,
     FlipDeclined,
     GuestArrived,
     MonkPlaced,
@@ -40,11 +41,11 @@ from ..events import (
     TilesGained,
     UnfinishedTaken,
 )
-from ..geometry import geometry_problem, placement
-from ..state import State, Turn
+from ..geometry import cells_of, geometry_problem, placement
+from ..state import State, Turn, add_tiles
 from .evolve import PILES, evolve
 from .flow import auto_events, special_seat
-from .legal import EXCHANGE_STAGES, SIMULTANEOUS_EVENTS, legal_commands, to_act
+from .legal import EXCHANGE_STAGES, SIMULTANEOUS_EVENTS, guest_monks, legal_commands, to_act
 from .queries import (
     ALL_LETTERS,
     BUILDING_MASK,
@@ -88,6 +89,10 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
 def _is_tiles(v: Any) -> bool:
     return isinstance(v, tuple) and all(isinstance(x, str) for x in v)
 
@@ -97,6 +102,8 @@ def _checker(tp: Any) -> Callable[[Any], bool]:
         return _is_str
     if tp is int:
         return _is_int
+    if tp is bool:
+        return _is_bool
     return _is_tiles
 
 
@@ -255,13 +262,18 @@ def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
         case C.ForfeitBuild():
             _listed(state, seat, cmd, "you can still lay a section, so you must", "build_possible")
             return [BuildForfeited(seat)]
-        case C.PlaceSection(x=x, y=y, orientation=o):
+        case C.PlaceSection(x=x, y=y, orientation=o, master_builder=master):
             if t.stage != "place":
                 raise _wrong("you have no building section to lay")
-            return _place(state, seat, t, x, y, o)
-        case C.FlipBuilding(building=b):
+            return _place(state, seat, t, x, y, o, master)
+        case C.FlipBuilding(building=b, master_builder=master):
             if t.stage != "flip":
                 raise _wrong("you may flip a building only after completing one in level I")
+            if not master and (b == "" or p.supply == 0):
+                raise RuleViolation(
+                    "no master builder would be placed: there is nothing to decline",
+                    code="no_master_builder",
+                )
             if b == "":
                 return [FlipDeclined(seat)]
             if b not in PLAN.buildings:
@@ -271,7 +283,7 @@ def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
                     "that building already shows its construction side", code="not_parchment"
                 )
             out: list[Any] = [BuildingFlipped(b, "completion", seat)]
-            if p.supply > 0:
+            if p.supply > 0 and master:
                 out.append(MonkPlaced(seat, "grass", building=b))
             return out
         case C.ProduceBook(pay=pay, tile=tile) | C.BringGuest(pay=pay, tile=tile):
@@ -282,13 +294,19 @@ def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
             if tile not in reward_options(card):
                 raise RuleViolation("that tile is not the card's reward", code="wrong_reward")
             gained = capped(state.tile_supply, (tile,) if tile else ())
-            if kind == "book":
+            if isinstance(cmd, C.ProduceBook):
                 return [BookProduced(seat, card.id, pay), TilesGained(seat, gained, "book")]
+            monks = guest_monks(state, seat, card.id)
+            if not cmd.monks and not monks:
+                raise RuleViolation(
+                    "this guest brings no monk (its building is not built, or your supply is "
+                    "empty): there is nothing to decline",
+                    code="no_guest_monk",
+                )
             out = [GuestArrived(seat, card.id, pay), TilesGained(seat, gained, "guest")]
-            b = card.guest_building
-            if b in state.construction:
-                n = 2 if is_complete(state, b) else 1
-                out += [MonkPlaced(seat, "guest", building=b)] * min(n, p.supply)
+            if cmd.monks:
+                b = card.guest_building
+                out += [MonkPlaced(seat, "guest", building=b)] * monks
             return out
         case C.Rescore(card=c, tile=tile):
             if t.stage != "rescore":
@@ -299,9 +317,22 @@ def _handle(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
                 TilesGained(seat, capped(state.tile_supply, (tile,) if tile else ()), "rescore"),
             ]
         case C.EndTurn():
+            if t.stage == "exchange":
+                return [ExchangesFinished(seat)]
             if t.stage != "rescore":
                 raise _wrong("there is nothing to finish now")
             return [RescoreFinished(seat)]
+        case C.ChooseLazyMonk(monk=monk):
+            if t.stage != "lazy_monk":
+                raise _wrong("no lazy monk is owed now")
+            _listed(
+                state,
+                seat,
+                cmd,
+                "name one of your own master builders or guest monks on the plan",
+                "not_your_monk",
+            )
+            return [MonkPlaced(seat, "lazy", cells=cells_of(t.owed[0]), replaces=monk)]
         case C.TakeUnfinished(pile=pile, pay=pay):
             if t.stage != "act" or card is None or card.kind != "unfinished":
                 raise _wrong("only the unfinished-tasks card takes from that board")
@@ -354,7 +385,9 @@ def _exchange_checks(state: State, seat: Seat, give: tuple[str, ...], take: str)
         raise RuleViolation("no tile of that colour is left in the supply", code="not_in_supply")
 
 
-def _place(state: State, seat: Seat, t: Turn, x: int, y: int, o: int) -> list[Any]:
+def _place(
+    state: State, seat: Seat, t: Turn, x: int, y: int, o: int, master: bool = True
+) -> list[Any]:
     shape = SECTIONS[t.holding].shape
     pl = placement(shape, x, y, o)
     if pl is None:
@@ -379,11 +412,23 @@ def _place(state: State, seat: Seat, t: Turn, x: int, y: int, o: int) -> list[An
         }
         raise RuleViolation(messages[problem], code=problem)
     section = t.holding
+    would_place = (
+        state.level == 1
+        and t.via == "action"
+        and master_builder_allowed(section, pl.mask)
+        and state.players[seat].supply > 0
+    )
+    if not master and not would_place:
+        raise RuleViolation(
+            "no master builder would be placed on this lay (level I, both conditions of "
+            "step b, a monk in supply): there is nothing to decline",
+            code="no_master_builder",
+        )
     out: list[Any] = [SectionPlaced(seat, section, x, y, o, pl.cells)]
     after = evolve(state, out[0])
     if t.via == "action":
         if state.level == 1:
-            if master_builder_allowed(section, pl.mask) and state.players[seat].supply > 0:
+            if would_place and master:
                 out.append(MonkPlaced(seat, "section", section=section))
         else:
             gained = capped(state.tile_supply, tiles_for_lay(section, pl.mask))
@@ -399,12 +444,16 @@ def _event(state: State, seat: Seat, cmd: Any) -> list[Any]:
     ev = state.event
     assert ev is not None
     match cmd:
-        case C.Rescore(card=c, tile=tile) if ev.kind in ("feast", "study"):
-            _listed(state, seat, cmd, "you cannot score that card now", "cannot_rescore")
-            gained = capped(state.tile_supply, (tile,) if tile else ())
-            return [CardRescored(seat, c), TilesGained(seat, gained, ev.kind)]
-        case C.EndTurn() if ev.kind in ("feast", "study"):
-            return [RescoreFinished(seat)]
+        case C.RespondFeastDay(guests=cards, rewards=rewards) if ev.kind == "feast":
+            pool = state.players[seat].guests
+            _score_day_checks(cards, rewards, pool, "guests")
+            _listed(state, seat, cmd, "that is not a reward of that guest", "wrong_reward")
+            return _answer(state, seat, _score_choice(cards, rewards))
+        case C.RespondStudyDay(books=cards, rewards=rewards) if ev.kind == "study":
+            pool = state.players[seat].library
+            _score_day_checks(cards, rewards, pool, "books")
+            _listed(state, seat, cmd, "that is not a reward of that book", "wrong_reward")
+            return _answer(state, seat, _score_choice(cards, rewards))
         case C.PayEvent(pay=pay, building=building) if ev.kind not in ("feast", "study"):
             _listed(
                 state,
@@ -430,8 +479,28 @@ def _event(state: State, seat: Seat, cmd: Any) -> list[Any]:
     raise _wrong(f"answer the {TASKS[ev.card].kind.replace('_', ' ')} card first")
 
 
+def _score_day_checks(
+    cards: tuple[str, ...], rewards: tuple[str, ...], pool: tuple[str, ...], what: str
+) -> None:
+    if len(cards) != len(rewards):
+        raise InvalidCommand(f"give one reward per card: {len(cards)} {what}, {len(rewards)}")
+    if len(cards) > 2:
+        raise RuleViolation(f"each player can score up to 2 of their {what}", code="too_many")
+    if len(set(cards)) != len(cards):
+        raise RuleViolation("each card scores at most once (DD-47)", code="scored_twice")
+    if any(c not in pool for c in cards):
+        raise RuleViolation(f"you can score only your own {what}", code=f"not_your_{what[:-1]}")
+    if list(cards) != [c for c in pool if c in cards]:
+        raise InvalidCommand(f"list the {what} in the order you hold them", code="bad_order")
+
+
+def _score_choice(cards: tuple[str, ...], rewards: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"{c}:{r}" for c, r in zip(cards, rewards, strict=True))
+
+
 def _answer(state: State, seat: Seat, answer: tuple[str, ...]) -> list[Any]:
-    """Fire, epidemic and new arrivals are answered secretly and applied together (DD-22)."""
+    """Fire, epidemic, new arrivals, feast and study day are answered secretly and applied
+    together in priority order (DD-22, DD-47)."""
     ev = state.event
     assert ev is not None
     choices = state.choices.commit(seat, answer)
@@ -439,6 +508,17 @@ def _answer(state: State, seat: Seat, answer: tuple[str, ...]) -> list[Any]:
     if not choices.complete:
         return events
     events.append(choices.revealed())
+    if ev.kind in ("feast", "study"):
+        # Each player's cards pay their rewards again; a tile out of stock is lost (DD-15).
+        supply = state.tile_supply
+        for s in ev.queue:
+            for entry in choices.choice_of(s) or ():
+                card, _, tile = entry.partition(":")
+                gained = capped(supply, (tile,) if tile else ())
+                supply = add_tiles(supply, gained, -1)
+                events += [CardRescored(s, card), TilesGained(s, gained, ev.kind)]
+            events.append(RescoreFinished(s))
+        return events
     successes = ev.successes
     for s in ev.queue:  # priority order: the first success takes the card itself
         a = choices.choice_of(s) or ("decline", "")
@@ -472,7 +552,7 @@ def _special(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
                 )
             _listed(state, seat, cmd, "pay exactly the tiles the task shows", "wrong_payment")
             return [TaskFulfilled(seat, task, pay)]
-        case C.SpecialExpand(building=b):
+        case C.SpecialExpand(building=b, master_builder=master):
             if b not in PLAN.buildings:
                 raise InvalidCommand(f"there is no monastery building {b!r}")
             if b in state.construction:
@@ -485,8 +565,13 @@ def _special(state: State, seat: Seat, cmd: Any, ctx: Context) -> list[Any]:
                     f"expanding costs the 3 tiles on its parchment side: {' '.join(cost)}",
                     code="missing_tiles",
                 )
+            if not master and p.supply == 0:
+                raise RuleViolation(
+                    "you have no monk in supply: there is no master builder to decline",
+                    code="no_master_builder",
+                )
             out: list[Any] = [BuildingFlipped(b, "expansion", seat, cost)]
-            if p.supply > 0:
+            if p.supply > 0 and master:
                 out.append(MonkPlaced(seat, "grass", building=b))
             return out
         case C.SpecialBuyFromHut(section=section, pay=pay):

@@ -26,6 +26,7 @@ from ..events import (
     EventEnded,
     EventPaid,
     EventStarted,
+    ExchangesFinished,
     FlipDeclined,
     GameEnded,
     GameStarted,
@@ -55,7 +56,14 @@ from ..events import (
 )
 from ..geometry import components
 from ..state import EventPrompt, Monk, State, Turn, add_tiles
-from .queries import ALL_LETTERS, building_area, popcount, uncovered_wooden
+from .queries import (
+    ALL_LETTERS,
+    building_area,
+    can_exchange,
+    monk_key,
+    popcount,
+    uncovered_wooden,
+)
 
 PILES = ("R", "B", "G", "Y")
 
@@ -110,13 +118,20 @@ def _set_turn(state: State, **changes: Any) -> State:
     return attrs.evolve(state, turn=attrs.evolve(state.turn, **changes))
 
 
-def _place_monk(state: State, monk: Monk) -> State:
+def _place_monk(state: State, monk: Monk, replaces: str = "") -> State:
     p = state.players[monk.owner]
     if p.supply > 0:
         state = state.with_player(monk.owner, attrs.evolve(p, supply=p.supply - 1))
     elif monk.kind == "lazy":
-        # No piece left (DD-16): take the latest own non-lazy monk off the plan.
-        own = [i for i, m in enumerate(state.monks) if m.owner == monk.owner and m.kind != "lazy"]
+        # No piece left (DD-16): the named own non-lazy monk (the most recently placed one of
+        # that name; by default the most recently placed of all) leaves the plan for the gap.
+        own = [
+            i
+            for i, m in enumerate(state.monks)
+            if m.owner == monk.owner
+            and m.kind != "lazy"
+            and (not replaces or monk_key(m) == replaces)
+        ]
         if own:
             i = own[-1]
             state = attrs.evolve(state, monks=state.monks[:i] + state.monks[i + 1 :])
@@ -239,7 +254,7 @@ def evolve(state: State, event: Any) -> State:
             state = attrs.evolve(
                 state, phase="event", event=prompt, last_dice=last or state.last_dice
             )
-            if prompt.kind in ("fire", "epidemic", "new_arrivals"):
+            if prompt.kind in ("fire", "epidemic", "new_arrivals", "feast", "study"):
                 # Answered secretly and applied together (DD-22).
                 state = attrs.evolve(state, choices=SecretChoices.open(seats))
             return state
@@ -278,19 +293,16 @@ def evolve(state: State, event: Any) -> State:
             return attrs.evolve(state, event=attrs.evolve(ev, queue=ev.queue[1:]))
         case CardRescored(seat=seat, card=card):
             if state.event is not None and state.phase == "event":
-                ev = state.event
-                return attrs.evolve(
-                    state, event=attrs.evolve(ev, left=ev.left - 1, scored=(*ev.scored, card))
-                )
+                return state  # feast / study day: the reward is the TilesGained that follows
             assert state.turn is not None
             t = state.turn
             return _set_turn(state, rescore_left=t.rescore_left - 1, rescored=(*t.rescored, card))
         case RescoreFinished():
             if state.phase == "event" and state.event is not None:
                 ev = state.event
-                return attrs.evolve(
-                    state, event=attrs.evolve(ev, queue=ev.queue[1:], left=2, scored=())
-                )
+                return attrs.evolve(state, event=attrs.evolve(ev, queue=ev.queue[1:]))
+            return _action_done(state)
+        case ExchangesFinished():
             return _set_turn(state, stage="end")
         case EventEnded(card=card):
             ev = state.event
@@ -429,13 +441,20 @@ def evolve(state: State, event: Any) -> State:
                 before=before,
             )
             return reconcile(state)
-        case MonkPlaced(seat=seat, kind=kind, section=section, building=building, cells=cells):
+        case MonkPlaced(
+            seat=seat, kind=kind, section=section, building=building, cells=cells, replaces=rep
+        ):
             state = _place_monk(
                 state,
                 Monk(
                     seat, kind, section=section, building=building, gap=sum(1 << c for c in cells)
                 ),
+                rep,
             )
+            if kind == "lazy" and state.turn is not None:
+                owed = state.turn.owed[1:]
+                state = _set_turn(state, owed=owed)
+                return state if owed else _action_done(state)
             if kind in ("grass", "guest") and state.turn is not None and building:
                 areas = state.turn.person_areas | {building_area(building)}
                 state = _set_turn(state, person_areas=areas)
@@ -449,12 +468,13 @@ def evolve(state: State, event: Any) -> State:
             if state.level == 1 and t.via == "action" and _parchment(state):
                 state = _set_turn(state, stage="flip", flips=state.turn.flips + 1)  # type: ignore[union-attr]
             return state
-        case GapsChecked(seat=seat, gaps=gaps):
-            for gap in gaps:
-                state = _place_monk(state, Monk(seat, "lazy", gap=sum(1 << c for c in gap)))
-            return _set_turn(state, stage="end")
+        case GapsChecked(gaps=gaps):
+            if gaps:
+                owed = tuple(sum(1 << c for c in gap) for gap in gaps)
+                return _set_turn(state, stage="lazy_monk", owed=owed)
+            return _action_done(state)
         case BuildForfeited():
-            return _set_turn(state, stage="end")
+            return _action_done(state)
         case BookProduced(seat=seat, card=card, pay=pay):
             state = _pay(state, seat, pay)
             p = state.players[seat]
@@ -546,6 +566,16 @@ def evolve(state: State, event: Any) -> State:
                 qualified=q,
             )
     raise TypeError(f"not a Campus Galli event: {event!r}")
+
+
+def _action_done(state: State) -> State:
+    """The action of the turn is complete. Level II+ action turns then offer a last chance to
+    exchange tiles before the end-of-turn tasks are judged, when an exchange is possible."""
+    t = state.turn
+    assert t is not None
+    if state.level > 1 and t.via == "action" and can_exchange(state, t.seat):
+        return _set_turn(state, stage="exchange")
+    return _set_turn(state, stage="end")
 
 
 def _parchment(state: State) -> list[str]:

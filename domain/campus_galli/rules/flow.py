@@ -15,8 +15,10 @@ from ..events import (
     DuesPaid,
     EventEnded,
     EventStarted,
+    ExchangesFinished,
     GameEnded,
     GapsChecked,
+    MonkPlaced,
     RescoreFinished,
     RoundEnded,
     RoundStarted,
@@ -32,9 +34,11 @@ from ..geometry import cells_of
 from ..state import State
 from .queries import (
     FACES,
+    can_exchange,
     capped,
     collapse_target,
     impossible,
+    lazy_candidates,
     monk_areas,
     new_gaps,
     next_task,
@@ -74,10 +78,6 @@ def auto_events(state: State, ctx: Context) -> list[Any]:
         assert ev is not None
         if not ev.queue:
             return [EventEnded(ev.card)]
-        if ev.kind in ("feast", "study"):
-            seat = ev.queue[0]
-            if ev.left <= 0 or not _scorable(state, seat, ev.kind, ev.scored):
-                return [RescoreFinished(seat)]
         return []
     if phase in ("turns", "special"):
         t = state.turn
@@ -100,6 +100,18 @@ def auto_events(state: State, ctx: Context) -> list[Any]:
             return []
         if t.stage == "lazy":
             return [GapsChecked(t.seat, tuple(cells_of(g) for g in new_gaps(state, t)))]
+        if t.stage == "lazy_monk":
+            # DD-16: with an empty supply the player chooses which own monk lies down, unless
+            # there is at most one candidate (then no question is asked).
+            cells = cells_of(t.owed[0])
+            if state.players[t.seat].supply > 0:
+                return [MonkPlaced(t.seat, "lazy", cells=cells)]
+            candidates = lazy_candidates(state, t.seat)
+            if len(candidates) <= 1:
+                return [MonkPlaced(t.seat, "lazy", cells=cells, replaces="".join(candidates))]
+            return []
+        if t.stage == "exchange" and not can_exchange(state, t.seat):
+            return [ExchangesFinished(t.seat)]
         if t.stage == "rescore" and (t.rescore_left <= 0 or not rescore_candidates(state)):
             return [RescoreFinished(t.seat)]
         if t.stage == "end":
@@ -131,12 +143,6 @@ def rescore_candidates(state: State) -> list[str]:
     p = state.players[t.seat]
     pool = p.library if ACTIONS[t.card].kind == "book" else p.guests
     return [c for c in pool if c != t.card and c not in t.rescored]
-
-
-def _scorable(state: State, seat: int, kind: str, scored: tuple[str, ...]) -> list[str]:
-    p = state.players[seat]
-    pool = p.guests if kind == "feast" else p.library
-    return [c for c in pool if c not in scored]
 
 
 def _reveal(state: State, ctx: Context) -> list[Any]:

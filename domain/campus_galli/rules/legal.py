@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement, product
 from typing import Any
 
 from ...viewers import Seat
 from ..commands import (
     Beg,
     BringGuest,
+    ChooseLazyMonk,
     ChooseSource,
     ChooseTiles,
     DeclareBeg,
@@ -23,6 +24,8 @@ from ..commands import (
     PlaceSection,
     ProduceBook,
     Rescore,
+    RespondFeastDay,
+    RespondStudyDay,
     SelectActionCard,
     SpecialBuyFromBag,
     SpecialBuyFromHut,
@@ -45,7 +48,10 @@ from .queries import (
     card_cost,
     dice_cost,
     hut_options,
+    is_complete,
+    lazy_candidates,
     legal_placements,
+    master_builder_allowed,
     payments,
     reward_options,
     take_choices,
@@ -53,10 +59,10 @@ from .queries import (
 
 __all__ = ["EXCHANGE_STAGES", "SIMULTANEOUS_EVENTS", "legal_commands", "to_act"]
 
-SIMULTANEOUS_EVENTS = ("fire", "epidemic", "new_arrivals")
-"""Events every concerned player answers at once, secretly (DD-22)."""
+SIMULTANEOUS_EVENTS = ("fire", "epidemic", "new_arrivals", "feast", "study")
+"""Events every concerned player answers at once, secretly (DD-22, DD-47)."""
 
-EXCHANGE_STAGES = ("source", "act", "place", "flip", "rescore", "alms")
+EXCHANGE_STAGES = ("source", "act", "place", "flip", "rescore", "exchange", "alms")
 """Turn stages where a 3-for-1 exchange is offered ("At any point during your turn")."""
 
 
@@ -84,6 +90,25 @@ def exchanges(state: State, seat: Seat) -> list[Any]:
                 ExchangeTiles(give, t) for t in COLOURS if state.tile_supply[COLOURS.index(t)] > 0
             ]
     return out
+
+
+def score_answers(pool: tuple[str, ...]) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Feast / study day answers: up to 2 distinct cards of ``pool`` in pool order, each with
+    one of its reward choices, as (cards, rewards); the empty answer first."""
+    out: list[tuple[tuple[str, ...], tuple[str, ...]]] = [((), ())]
+    for k in (1, 2):
+        for cards in combinations(pool, k):
+            for rewards in product(*(reward_options(ACTIONS[c]) for c in cards)):
+                out.append((cards, rewards))
+    return out
+
+
+def guest_monks(state: State, seat: Seat, card_id: str) -> int:
+    """How many guest monks bringing this guest would place (0, 1 or 2)."""
+    b = ACTIONS[card_id].guest_building
+    if b not in state.construction:
+        return 0
+    return min(2 if is_complete(state, b) else 1, state.players[seat].supply)
 
 
 def legal_commands(state: State, seat: Seat) -> list[Any]:
@@ -126,8 +151,12 @@ def legal_commands(state: State, seat: Seat) -> list[Any]:
                 out += [ProduceBook(pay, tile) for tile in reward_options(card)]
             return out
         if card.kind == "guest":
+            optional = guest_monks(state, seat, card.id) > 0
             for pay in payments(card_cost(state, t, ""), p.tiles):
-                out += [BringGuest(pay, tile) for tile in reward_options(card)]
+                for tile in reward_options(card):
+                    out.append(BringGuest(pay, tile))
+                    if optional:
+                        out.append(BringGuest(pay, tile, monks=False))
             return out
         if card.kind == "unfinished":
             pays = payments(card_cost(state, t, ""), p.tiles)
@@ -148,20 +177,27 @@ def legal_commands(state: State, seat: Seat) -> list[Any]:
         return out
     if t.stage == "place":
         shape = SECTIONS[t.holding].shape
-        return [
-            *out,
-            *(
-                PlaceSection(pl.x, pl.y, pl.orientation)
-                for pl in legal_placements(state, shape, t.moving)
-            ),
-        ]
+        master = state.level == 1 and t.via == "action" and p.supply > 0
+        for pl in legal_placements(state, shape, t.moving):
+            out.append(PlaceSection(pl.x, pl.y, pl.orientation))
+            if master and master_builder_allowed(t.holding, pl.mask):
+                out.append(PlaceSection(pl.x, pl.y, pl.orientation, master_builder=False))
+        return out
     if t.stage == "flip":
-        flips = [FlipBuilding(b) for b in ALL_LETTERS if b not in state.construction]
-        return [*out, *flips, FlipBuilding("")]
+        for b in ALL_LETTERS:
+            if b not in state.construction:
+                out.append(FlipBuilding(b))
+                if p.supply > 0:
+                    out.append(FlipBuilding(b, master_builder=False))
+        return [*out, FlipBuilding("")]
     if t.stage == "rescore":
         for c in rescore_candidates(state):
             out += [Rescore(c, tile) for tile in reward_options(ACTIONS[c])]
         return [*out, EndTurn()]
+    if t.stage == "exchange":
+        return [*out, EndTurn()]
+    if t.stage == "lazy_monk":
+        return [ChooseLazyMonk(k) for k in lazy_candidates(state, seat)]
     if t.stage == "alms":
         return [*out, *(ChooseTiles(c) for c in take_choices(state.tile_supply, 2))]
     if t.stage == "beg":
@@ -183,12 +219,10 @@ def _event_commands(state: State, seat: Seat) -> list[Any]:
     p = state.players[seat]
     task = TASKS[ev.card]
     out: list[Any] = []
-    if ev.kind in ("feast", "study"):
-        pool = p.guests if ev.kind == "feast" else p.library
-        for c in pool:
-            if c not in ev.scored:
-                out += [Rescore(c, tile) for tile in reward_options(ACTIONS[c])]
-        return [*out, EndTurn()]
+    if ev.kind == "feast":
+        return [RespondFeastDay(c, r) for c, r in score_answers(p.guests)]
+    if ev.kind == "study":
+        return [RespondStudyDay(c, r) for c, r in score_answers(p.library)]
     if ev.kind == "new_arrivals":
         letters = [b for b in ALL_LETTERS if PLAN.buildings[b].area == task.area]
         for pay in payments(task.cost, p.tiles):
@@ -232,6 +266,8 @@ def _special_commands(state: State, seat: Seat) -> list[Any]:
     for b in ALL_LETTERS:
         if b not in state.construction and payments(PLAN.buildings[b].expansion_cost, p.tiles):
             out.append(SpecialExpand(b))
+            if p.supply > 0:
+                out.append(SpecialExpand(b, master_builder=False))
     for s in sorted(state.hut):
         sec = SECTIONS[s]
         if legal_placements(state, sec.shape):

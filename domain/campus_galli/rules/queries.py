@@ -8,7 +8,7 @@ from itertools import combinations_with_replacement
 from ...viewers import Seat
 from ..content import ACTIONS, COLOURS, PLAN, SECTIONS, TABLES, TASKS, ActionCard, TaskCard
 from ..geometry import CANDIDATES, Placement, components, ring
-from ..state import CI, State, Turn
+from ..state import CI, Monk, State, Turn
 
 BUILDING_MASK = {letter: b.mask for letter, b in PLAN.buildings.items()}
 ALL_LETTERS = tuple(sorted(PLAN.buildings))
@@ -350,6 +350,25 @@ def monk_areas(state: State, seat: Seat, kinds: tuple[str, ...]) -> set[str]:
                 if mask & bm:
                     areas.add(building_area(letter))
     return areas
+
+
+def monk_key(m: Monk) -> str:
+    """A non-lazy monk's stable name: ``section:<id>``, ``grass:<letter>``, ``guest:<letter>``.
+
+    Monks with the same name are interchangeable (same owner, kind and place)."""
+    return f"{m.kind}:{m.section or m.building}"
+
+
+def lazy_candidates(state: State, seat: Seat) -> list[str]:
+    """The own monks on the plan that can become a lazy monk when the supply is empty (DD-16),
+    most recently placed first (the first one is the default)."""
+    keys = [monk_key(m) for m in state.monks if m.owner == seat and m.kind != "lazy"]
+    return list(dict.fromkeys(reversed(keys)))
+
+
+def can_exchange(state: State, seat: Seat) -> bool:
+    """A 3-for-1 exchange is possible: 3 tiles in hand and a colour in stock."""
+    return sum(state.players[seat].tiles) >= 3 and any(state.tile_supply)
 
 
 def collapse_target(state: State, card: TaskCard) -> str:
