@@ -208,11 +208,16 @@ class FlipDeclined:
 
 @attrs.frozen
 class GapsChecked:
-    """The lazy monks this lay owes, one per new empty space of 1-3 wooden spaces; each is
-    then placed by its own ``MonkPlaced``, in this order."""
+    """The lazy monks this lay owes, one per new empty space of 1-3 wooden spaces.
+
+    ``each_placed`` (every log written since the DD-16 choice): each is then placed by its own
+    ``MonkPlaced``, in this order. Without it (logs written before): this event placed them
+    itself, an empty supply giving up the most recently placed own monk; folding such a log
+    still does exactly that, so old games replay unchanged."""
 
     seat: Seat
     gaps: tuple[tuple[int, ...], ...]
+    each_placed: bool = False
 
 
 @attrs.frozen

@@ -311,7 +311,9 @@ def evolve(state: State, event: Any) -> State:
                 state = _return_section(state, ev.target)
                 state = _board_remove(state, card, taken=True)
                 state = attrs.evolve(state, reminders=(*state.reminders, card))
-            return attrs.evolve(state, phase="fill", event=None)
+            # The answers were revealed before (ChoicesRevealed); a feast or study day of a log
+            # written before those were secret never opened choices to close.
+            return attrs.evolve(state, phase="fill", event=None, choices=SecretChoices(frozenset()))
         case SectionRemoved(section=section):
             return _return_section(state, section)
         case ActionPileReformed(seat=seat, cards=cards):
@@ -468,6 +470,10 @@ def evolve(state: State, event: Any) -> State:
             if state.level == 1 and t.via == "action" and _parchment(state):
                 state = _set_turn(state, stage="flip", flips=state.turn.flips + 1)  # type: ignore[union-attr]
             return state
+        case GapsChecked(seat=seat, gaps=gaps, each_placed=False):
+            for gap in gaps:  # a log written before the DD-16 choice (see the event)
+                state = _place_monk(state, Monk(seat, "lazy", gap=sum(1 << c for c in gap)))
+            return _set_turn(state, stage="end")
         case GapsChecked(gaps=gaps):
             if gaps:
                 owed = tuple(sum(1 << c for c in gap) for gap in gaps)

@@ -99,7 +99,8 @@ def auto_events(state: State, ctx: Context) -> list[Any]:
                 return [RoundEnded(state.round_no)]
             return []
         if t.stage == "lazy":
-            return [GapsChecked(t.seat, tuple(cells_of(g) for g in new_gaps(state, t)))]
+            gaps = tuple(cells_of(g) for g in new_gaps(state, t))
+            return [GapsChecked(t.seat, gaps, each_placed=True)]
         if t.stage == "lazy_monk":
             # DD-16: with an empty supply the player chooses which own monk lies down, unless
             # there is at most one candidate (then no question is asked).
