@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -27,11 +26,6 @@ COMBOS = [
     for mode in ("competitive", "cooperative")
     if not (n == 1 and mode == "competitive")
 ]
-
-
-def playouts(default: int) -> int:
-    """``CLOISTER_PLAYOUTS`` is a multiplier of the default count (e.g. 100 for a soak)."""
-    return default * int(os.environ.get("CLOISTER_PLAYOUTS", "1"))
 
 
 def new_game(

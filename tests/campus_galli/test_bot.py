@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import os
-
 from domain.campus_galli import GAME_TYPE
 from domain.campus_galli.bots import GreedyBot
+from tests import scale
 from tests.campus_galli.cg_support import GAME, play, random_chooser
-
-SOAK = os.environ.get("CLOISTER_SOAK") == "1"
 
 
 def _greedy():  # type: ignore[no-untyped-def]
@@ -22,7 +19,7 @@ def test_greedy_is_registered() -> None:
 
 
 def test_greedy_beats_random_two_player_level1() -> None:
-    games = 200 if SOAK else 24
+    games = scale.games(24, soak=200)
     wins = 0
     for seed in range(games):
         greedy_seat = seed % 2
@@ -35,7 +32,7 @@ def test_greedy_beats_random_two_player_level1() -> None:
 
 
 def test_greedy_scores_higher_than_random_solo_cooperative() -> None:
-    games = 40 if SOAK else 6
+    games = scale.games(6, soak=40)
     greedy = random = 0
     for seed in range(games):
         g, _, _ = play(1, 1, "cooperative", 2000 + seed, [_greedy()], checks=False)

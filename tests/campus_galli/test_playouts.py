@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from domain.game import fold
-from tests.campus_galli.cg_support import COMBOS, GAME, check_invariants, play, playouts
+from tests.campus_galli.cg_support import COMBOS, GAME, check_invariants, play
+from tests.scale import playouts
 
 
 @pytest.mark.parametrize(("level", "players", "mode"), COMBOS)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -23,11 +22,6 @@ from protocol.codec import GameCodec
 
 CODEC = GameCodec(GAME)
 TILES = CONTENT.tiles
-
-
-def playouts(default: int) -> int:
-    """``CLOISTER_PLAYOUTS`` is a multiplier of the default count (e.g. 10 for a soak run)."""
-    return int(default * float(os.environ.get("CLOISTER_PLAYOUTS", "1")))
 
 
 def tid(name: str, copy: int = 0) -> str:

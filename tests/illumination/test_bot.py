@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-
 from domain.bots import RandomBot
 from domain.game import fold
 from domain.illumination import GAME, GAME_TYPE, GreedyBot
 from domain.randomness import Context, Rng
+from tests.scale import games
 
 
 def _greedy_wins(seed: int, greedy_seat: int) -> bool:
@@ -31,9 +30,9 @@ def _greedy_wins(seed: int, greedy_seat: int) -> bool:
 
 
 def test_greedy_beats_random() -> None:
-    games = 200 if os.environ.get("CLOISTER_SOAK") == "1" else 30
-    wins = sum(_greedy_wins(i, i % 2) for i in range(games))
-    assert wins >= 0.7 * games, f"greedy won {wins} of {games}"
+    n = games(30, soak=200)
+    wins = sum(_greedy_wins(i, i % 2) for i in range(n))
+    assert wins >= 0.7 * n, f"greedy won {wins} of {n}"
 
 
 def test_greedy_is_registered_and_plays_solo() -> None:

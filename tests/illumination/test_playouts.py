@@ -9,7 +9,8 @@ import pytest
 
 from domain.game import fold
 from domain.illumination import GAME
-from tests.illumination.illum_support import CODEC, playouts, random_game
+from tests.illumination.illum_support import CODEC, random_game
+from tests.scale import playouts
 
 DUEL = {"mode": "duel", "side": "reverent", "difficulty": 2, "books": "standard"}
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
@@ -18,11 +17,6 @@ from protocol.codec import GameCodec
 
 CODEC = GameCodec(GAME)
 CARD_RE = re.compile(r"re-[A-Z][A-Z0-9]{2}")
-
-
-def playout_count(default: int) -> int:
-    """``CLOISTER_PLAYOUTS`` is a multiplier of the default count (e.g. 100 for a soak)."""
-    return default * int(os.environ.get("CLOISTER_PLAYOUTS", "1"))
 
 
 def new_game(

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from domain.road_to_enlightenment import GreedyBot
+from tests import scale
 from tests.road_to_enlightenment.road_helpers import GAME, random_playout
 
 
 def test_greedy_beats_random_in_three_player_short_games() -> None:
     # 200 games with CLOISTER_SOAK=1 (the sample); 60 by default, which still fails
     # clearly for a bot no better than random (about 1 win in 3).
-    games = 200 if os.environ.get("CLOISTER_SOAK") == "1" else 60
+    games = scale.games(60, soak=200)
     wins = 0
     for i in range(games):
         seat = i % 3

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.road_to_enlightenment.road_helpers import GAME, playout_count, random_playout
+from tests.road_to_enlightenment.road_helpers import GAME, random_playout
+from tests.scale import playouts
 
 COMBOS = [(n, length) for n in range(2, 8) for length in ("short", "long")]
 
@@ -17,7 +18,7 @@ COMBOS = [(n, length) for n in range(2, 8) for length in ("short", "long")]
 def test_random_playouts_terminate_conserve_replay_and_do_not_leak(
     players: int, length: str
 ) -> None:
-    for i in range(playout_count(10)):
+    for i in range(playouts(10)):
         # Events are checked for leaks after every command, views after every 20th. Every
         # other game deals the nations at random.
         nations = ("seats", "random")[i % 2]
