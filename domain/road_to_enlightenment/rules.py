@@ -912,18 +912,25 @@ def _choice(state: State, seat: int) -> tuple[str, str]:
     return "", ""
 
 
+def _slot3_value(st: State, seat: int, pair: tuple[str, str], religion: str) -> int:
+    """The lesser of the slot-3 stack's two ``pair`` stats: income (WEA, POL) or the bid
+    (MIL, SCI). A player of ``religion`` adds its religion stat ([Catholicism] to income,
+    [Anti-Catholicism] to the bid) to the side chosen in ``Phase3Choices``."""
+    stack = st.players[seat].slots[2]
+    a, b = stat(stack, pair[0]), stat(stack, pair[1])
+    if religion_of(st, seat) == religion:
+        bonus = stat(stack, "CAT" if religion == CATH else "ANT")
+        if _choice(st, seat)[0 if religion == CATH else 1] == pair[0]:
+            a += bonus
+        else:
+            b += bonus
+    return min(a, b)
+
+
 def phase3_resolve(tx: Tx) -> None:
     st = tx.state
     for seat in st.order:
-        stack = st.players[seat].slots[2]
-        w, p = stat(stack, "WEA"), stat(stack, "POL")
-        if religion_of(st, seat) == CATH:
-            cat = stat(stack, "CAT")
-            if _choice(st, seat)[0] == "WEA":
-                w += cat
-            else:
-                p += cat
-        income = min(w, p)
+        income = _slot3_value(st, seat, ("WEA", "POL"), CATH)
         if income:
             tx.emit(CoinsChanged(seat, income, "income"))
     short = [0] * st.players_n
@@ -1040,15 +1047,7 @@ def phase3_finish(tx: Tx) -> None:
             tx.emit(CoinsChanged(seat, limit - p.coins, "treasury limit"))
     bids = {}
     for seat in st.order:
-        stack = st.players[seat].slots[2]
-        m, s = stat(stack, "MIL"), stat(stack, "SCI")
-        if religion_of(st, seat) == ANTI:
-            x = stat(stack, "ANT")
-            if _choice(st, seat)[1] == "MIL":
-                m += x
-            else:
-                s += x
-        bids[seat] = min(m, s)
+        bids[seat] = _slot3_value(st, seat, ("MIL", "SCI"), ANTI)
     order = tuple(sorted(st.order, key=lambda s: (-bids[s], st.order.index(s))))
     tx.emit(TurnOrderSet(order, tuple(sorted(bids.items()))))
     for seat in order:

@@ -310,6 +310,11 @@ def test_re21_turn_order_bids() -> None:
     ordered = of_type(tx.events, "TurnOrderSet")[0]
     assert dict(ordered.bids) == {0: 3, 1: 4, 2: 4, 3: 0}
     assert ordered.order == (1, 2, 0, 3)
+    # England's 6 [Anti-Catholicism] put on [military] instead: MIL 10, SCI 1, bid 1
+    state = replace(state, p3=((1, ("", "MIL")), (2, ("", "SCI"))))
+    tx = tx_for(state)
+    phase3_resolve(tx)
+    assert dict(of_type(tx.events, "TurnOrderSet")[0].bids)[1] == 1
 
 
 # -- D. scoring ---------------------------------------------------------------------------------
