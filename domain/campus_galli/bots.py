@@ -19,11 +19,12 @@ from .content import ACTIONS, COLOURS, SECTIONS, TASKS
 from .geometry import Placement, ring_fast
 from .rules.queries import (
     ALL_BUILDING_MASK,
-    BUILDING_MASK,
+    LAY_TASKS,
     SYMBOL_MASK,
     bag_options,
     card_cost,
     hut_options,
+    lay_meets,
     legal_placements,
     payments,
     popcount,
@@ -86,22 +87,11 @@ def _task_value(
 ) -> float:
     sec = SECTIONS[section]
     tasks, by_attr = ctx
+    touching = {x for x, cells in by_attr.items() if near & cells}
     value = 0.0
     for task, worth in tasks:
-        k = task.kind
-        if k == "progress":
-            ok = bool(p.mask & BUILDING_MASK[task.building])
-        elif k == "letter_shape":
-            ok = sec.shape == task.shape and bool(p.mask & BUILDING_MASK[task.building])
-        elif k == "direction":
-            ok = sec.colour in task.colours and any(
-                p.mask & BUILDING_MASK[b] for b in task.buildings
-            )
-        elif k in ("colour_combo", "shape_combo"):
-            mine = sec.colour if k == "colour_combo" else sec.shape
-            ok = (mine in task.a and any(near & by_attr.get(x, 0) for x in task.b)) or (
-                mine in task.b and any(near & by_attr.get(x, 0) for x in task.a)
-            )
+        if task.kind in LAY_TASKS:
+            ok = lay_meets(task, sec, p.mask, touching)
         else:
             turn = Turn(seat=seat, card="", stage="end", laid=((section, p.mask),))
             ok = satisfied(state, seat, task, turn)

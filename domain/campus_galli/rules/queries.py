@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from ...viewers import Seat
-from ..content import ACTIONS, COLOURS, PLAN, SECTIONS, TABLES, TASKS, ActionCard, TaskCard
+from ..content import (
+    ACTIONS,
+    COLOURS,
+    PLAN,
+    SECTIONS,
+    TABLES,
+    TASKS,
+    ActionCard,
+    Section,
+    TaskCard,
+)
 from ..geometry import CANDIDATES, Placement, components, ring
 from ..state import CI, Monk, State, Turn
 
@@ -282,26 +293,43 @@ def _group(state: State, start: int) -> int:
     return group
 
 
+LAY_TASKS = ("progress", "colour_combo", "shape_combo", "direction", "letter_shape")
+"""Task kinds met by one lay on its own (see ``lay_meets``)."""
+
+
+def lay_meets(card: TaskCard, sec: Section, mask: int, touching: Collection[str]) -> bool:
+    """Whether laying ``sec`` on the cells ``mask`` meets a task of a ``LAY_TASKS`` kind.
+
+    ``touching`` holds the colours and shapes of the sections edge-adjacent to the lay (only
+    the combination tasks read it; colour and shape names never coincide, so one set serves
+    both). The greedy bot calls this too, with its own faster adjacency.
+    """
+    k = card.kind
+    if k == "progress":
+        return bool(mask & BUILDING_MASK[card.building])
+    if k in ("colour_combo", "shape_combo"):
+        mine = sec.colour if k == "colour_combo" else sec.shape
+        return (mine in card.a and any(x in touching for x in card.b)) or (
+            mine in card.b and any(x in touching for x in card.a)
+        )
+    if k == "direction":
+        return sec.colour in card.colours and any(mask & BUILDING_MASK[b] for b in card.buildings)
+    if k == "letter_shape":
+        return sec.shape == card.shape and bool(mask & BUILDING_MASK[card.building])
+    raise ValueError(f"{k} is not a task met by one lay")
+
+
+def _touching(state: State, mask: int) -> frozenset[str]:
+    adjacent = [SECTIONS[o] for o in _adjacent_sections(state, mask)]
+    return frozenset(x for sec in adjacent for x in (sec.colour, sec.shape))
+
+
 def satisfied(state: State, seat: Seat, card: TaskCard, turn: Turn) -> bool:
     k = card.kind
     laid = [(SECTIONS[s], m) for s, m in turn.laid]
-    if k == "progress":
-        return any(m & BUILDING_MASK[card.building] for _, m in laid)
-    if k in ("colour_combo", "shape_combo"):
-        attr = "colour" if k == "colour_combo" else "shape"
-        for sec, m in laid:
-            mine = getattr(sec, attr)
-            others = {getattr(SECTIONS[o], attr) for o in _adjacent_sections(state, m)}
-            if (mine in card.a and others & set(card.b)) or (
-                mine in card.b and others & set(card.a)
-            ):
-                return True
-        return False
-    if k == "direction":
-        bm = sum(BUILDING_MASK[b] for b in card.buildings)
-        return any(sec.colour in card.colours and m & bm for sec, m in laid)
-    if k == "letter_shape":
-        return any(sec.shape == card.shape and m & BUILDING_MASK[card.building] for sec, m in laid)
+    if k in LAY_TASKS:
+        combo = k.endswith("_combo")
+        return any(lay_meets(card, sec, m, _touching(state, m) if combo else ()) for sec, m in laid)
     tiles = state.players[seat].tiles
     if k == "long_hours":
         return tiles[CI[card.colours[0]]] == 0
