@@ -57,6 +57,15 @@ class OptionSpec:
     choices: tuple[OptionValue, ...]
     label: str = ""
     description: str = ""
+    applies_when: tuple[tuple[str, OptionValue], ...] = ()
+    """Other options' values under which this one matters, e.g. ``(("mode", "solo"),)``.
+
+    Where they do not hold, the option is left out of the game's options (so nobody is
+    shown a setting that does nothing), and setting it to anything but its default is
+    refused rather than silently ignored."""
+
+    def applies(self, options: Mapping[str, Any]) -> bool:
+        return all(options.get(name) == value for name, value in self.applies_when)
 
 
 @attrs.frozen
@@ -164,6 +173,16 @@ def validate_options(game: Game[Any, Any, Any], raw: Mapping[str, Any] | None) -
                 f"not {value!r}"
             )
         out[name] = value
+    for spec in specs.values():
+        if spec.applies(out):
+            continue
+        if spec.name in raw and raw[spec.name] != spec.default:
+            when = " and ".join(f"{k} is {v}" for k, v in spec.applies_when)
+            raise InvalidOptions(
+                f"option {spec.name!r} of {game.title} applies only when {when}; "
+                f"leave it out (it was {raw[spec.name]!r})"
+            )
+        del out[spec.name]
     game.check_options(out)
     return out
 

@@ -42,6 +42,8 @@ def _marker_choices() -> tuple[str, ...]:
 
 
 MARKER_CHOICES = _marker_choices()
+SOLO: tuple[tuple[str, str], ...] = (("mode", "solo"),)
+"""The options against the Mystic Monk mean nothing in a duel (see OptionSpec.applies_when)."""
 
 
 class Illumination(GameBase):
@@ -57,6 +59,7 @@ class Illumination(GameBase):
             ("reverent", "irreverent"),
             "Your side (solo)",
             "The solo player's side; the Reverent side always starts",
+            SOLO,
         ),
         OptionSpec(
             "difficulty",
@@ -64,6 +67,7 @@ class Illumination(GameBase):
             (1, 2, 3, 4, 5, 6, 7, 8),
             "Difficulty (solo)",
             "Mystic Monk markers on Battle cards: 1 Postulant … 4 Master, 5-8 harder",
+            SOLO,
         ),
         OptionSpec(
             "markers",
@@ -72,6 +76,7 @@ class Illumination(GameBase):
             "Monk's markers (solo)",
             "Markers per Battle card in order Angels/Demons, Knights/Dragons, Monks/Rabbits, "
             "Dogs/Squirrels (e.g. 1100), adding up to the difficulty; or random",
+            SOLO,
         ),
         OptionSpec(
             "books",
