@@ -30,14 +30,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import logging
 import random
 import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
-import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
@@ -68,6 +71,7 @@ __all__ = [
     "CloisterError",
     "GameClient",
     "ServerRefused",
+    "ServerUnreachable",
     "SyncGameClient",
     "ws_url",
 ]
@@ -115,6 +119,10 @@ class ClientClosed(CloisterError):
     """The client was closed (or gave up reconnecting) while waiting."""
 
 
+class ServerUnreachable(CloisterError):
+    """No HTTP answer at all: nothing listens there, the name does not resolve, a timeout."""
+
+
 def ws_url(base_url: str, game_id: str) -> str:
     """``http://host:port`` → ``ws://host:port/api/games/{id}/ws`` (https → wss)."""
     base = base_url.rstrip("/")
@@ -128,16 +136,31 @@ def ws_url(base_url: str, game_id: str) -> str:
 
 
 # -- HTTP -----------------------------------------------------------------------------------
+def _q(segment: str) -> str:
+    """A path segment, quoted: a game id never changes which route is asked."""
+    return urllib.parse.quote(segment, safe="")
+
+
 class Api:
     """The HTTP routes of one server. Use as ``async with Api(url) as api``.
 
     Every method returns the decoded JSON body or raises :class:`ApiError` with the
-    server's stable error code.
+    server's stable error code (:class:`ServerUnreachable` when nothing answers).
+
+    Built on the standard library (``urllib.request`` in a worker thread), not an HTTP
+    package: ``pip install cloister`` with no extras must give a working ``cloister``
+    command, and a command line makes a handful of requests, where one connection per
+    request costs nothing worth a dependency.
     """
 
     def __init__(self, base_url: str, *, timeout: float = 10.0) -> None:
         self.base_url = base_url.rstrip("/")
-        self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout)
+        self.timeout = timeout
+        scheme = urllib.parse.urlsplit(self.base_url).scheme
+        if scheme not in ("http", "https"):
+            raise CloisterError(
+                f"the server URL must start with http:// or https://, not {base_url!r}"
+            )
 
     async def __aenter__(self) -> Api:
         return self
@@ -146,7 +169,28 @@ class Api:
         await self.aclose()
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        """Nothing to close: every request has its own connection."""
+
+    def _request(
+        self, method: str, url: str, content: bytes | None, headers: dict[str, str]
+    ) -> tuple[int, str, bytes]:
+        request = urllib.request.Request(url, data=content, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as resp:
+                return int(resp.status), str(resp.reason), bytes(resp.read())
+        except urllib.error.HTTPError as exc:
+            with exc:
+                return int(exc.code), str(exc.reason), bytes(exc.read())
+        except urllib.error.URLError as exc:
+            reason = exc.reason
+            why = reason.strerror if isinstance(reason, OSError) and reason.strerror else reason
+            raise ServerUnreachable(f"cannot reach {self.base_url}: {why}") from None
+        except TimeoutError:
+            raise ServerUnreachable(
+                f"cannot reach {self.base_url}: no answer within {self.timeout:g} s"
+            ) from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise ServerUnreachable(f"cannot reach {self.base_url}: {exc}") from None
 
     async def _call(
         self,
@@ -157,23 +201,27 @@ class Api:
         token: str | None = None,
         params: dict[str, Any] | None = None,
     ) -> Any:
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        headers = {"Accept": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
         content = orjson.dumps(body) if body is not None else None
         if content is not None:
             headers["Content-Type"] = "application/json"
-        resp = await self._http.request(
-            method, path, content=content, headers=headers, params=params
-        )
+        url = self.base_url + path
+        if params:
+            url += "?" + urllib.parse.urlencode(params)
+        status, reason, raw = await asyncio.to_thread(self._request, method, url, content, headers)
         try:
-            data = orjson.loads(resp.content) if resp.content else None
+            data = orjson.loads(raw) if raw else None
         except orjson.JSONDecodeError:
             data = None
-        if resp.status_code >= 400:
+        if status >= 400:
             err = (data or {}).get("error", {}) if isinstance(data, dict) else {}
+            text = raw[:200].decode(errors="replace").strip()
             raise ApiError(
-                resp.status_code,
+                status,
                 str(err.get("code", "http_error")),
-                str(err.get("message", resp.text[:200] or resp.reason_phrase)),
+                str(err.get("message", text or reason)),
             )
         return data
 
@@ -186,13 +234,50 @@ class Api:
         return result
 
     async def create_game(
-        self, type_: str, options: dict[str, Any] | None = None, seed: str | int | None = None
+        self,
+        type_: str,
+        options: dict[str, Any] | None = None,
+        seed: str | int | None = None,
+        *,
+        bots: list[dict[str, Any]] | None = None,
+        join: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """Create a game; returns its ``GameSummary`` (``["id"]`` is the game id)."""
+        """Create a game; returns its ``GameSummary`` (``["id"]`` is the game id).
+
+        ``bots`` (``[{"seat"?, "level"?}, …]``) and ``join`` (``{"name", "seat"?}``) fill
+        seats in the same request, all checked before the game exists; with ``join`` the
+        reply's ``you`` holds the seat and its token.
+        """
         body: dict[str, Any] = {"type": type_, "options": options or {}}
         if seed is not None:
             body["seed"] = str(seed)
+        if bots:
+            body["bots"] = bots
+        if join is not None:
+            body["join"] = join
         result: dict[str, Any] = await self._call("POST", "/api/games", body=body)
+        return result
+
+    async def play_now(
+        self,
+        type_: str,
+        *,
+        friend: bool = False,
+        name: str | None = None,
+        options: dict[str, Any] | None = None,
+        level: str | None = None,
+    ) -> dict[str, Any]:
+        """A ready game (``POST /api/play``): the caller in the first seat, bots in the
+        others, or with ``friend`` the second seat kept free. Returns ``{"game", "seat",
+        "token", "play_url", "invite_url"}``."""
+        body: dict[str, Any] = {"type": type_, "friend": friend}
+        if name is not None:
+            body["name"] = name
+        if options:
+            body["options"] = options
+        if level is not None:
+            body["level"] = level
+        result: dict[str, Any] = await self._call("POST", "/api/play", body=body)
         return result
 
     async def join(self, game_id: str, name: str, seat: int | None = None) -> tuple[int, str]:
@@ -200,7 +285,7 @@ class Api:
         body: dict[str, Any] = {"name": name}
         if seat is not None:
             body["seat"] = seat
-        data = await self._call("POST", f"/api/games/{game_id}/seats", body=body)
+        data = await self._call("POST", f"/api/games/{_q(game_id)}/seats", body=body)
         return int(data["seat"]), str(data["token"])
 
     async def add_bot(
@@ -211,11 +296,13 @@ class Api:
             body["seat"] = seat
         if level is not None:
             body["level"] = level
-        result: dict[str, Any] = await self._call("POST", f"/api/games/{game_id}/bots", body=body)
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/games/{_q(game_id)}/bots", body=body
+        )
         return result
 
     async def game(self, game_id: str) -> dict[str, Any]:
-        result: dict[str, Any] = await self._call("GET", f"/api/games/{game_id}")
+        result: dict[str, Any] = await self._call("GET", f"/api/games/{_q(game_id)}")
         return result
 
     async def games(self, status: str | None = None) -> list[dict[str, Any]]:
@@ -231,7 +318,7 @@ class Api:
         """``{"version", "audience", "events": [WireEvent…]}`` as ``token`` may see them."""
         params = {"since": since} if since else None
         result: dict[str, Any] = await self._call(
-            "GET", f"/api/games/{game_id}/events", token=token, params=params
+            "GET", f"/api/games/{_q(game_id)}/events", token=token, params=params
         )
         return result
 
@@ -241,7 +328,7 @@ class Api:
         """The view at ``version`` (default: now), for replays."""
         params = {"version": version} if version is not None else None
         result: dict[str, Any] = await self._call(
-            "GET", f"/api/games/{game_id}/view", token=token, params=params
+            "GET", f"/api/games/{_q(game_id)}/view", token=token, params=params
         )
         return result
 
