@@ -9,26 +9,49 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
-from domain import REVIEW, SPECTATOR, Registry, default_registry, seat_viewer
+from domain import REVIEW, SPECTATOR, GameType, Registry, default_registry, seat_viewer
+from protocol.http import (
+    NAME_MAX_CHARS,
+    AddBot,
+    BotAdded,
+    CreatedGame,
+    CreateGame,
+    EventsReply,
+    GameList,
+    GameSummary,
+    GameTypes,
+    Health,
+    ImportLog,
+    JoinSeat,
+    PlayNow,
+    PlayNowReply,
+    RequestError,
+    SeatGranted,
+    ViewReply,
+    decode_request,
+)
 
 from . import metrics
 from .bots import BotRunner
 from .config import Settings
+from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import ServiceError
-from .games import GameRecord, GameService
+from .games import GameRecord, GameService, SeatClaim
 from .hub import Hub, legal_for, wire_events
+from .openapi import Operation, Query, openapi, operation
 from .store.base import EventStore
 from .ws import game_socket
 
@@ -38,29 +61,40 @@ log = logging.getLogger("cloister.app")
 
 SERVER_VERSION = "0.1.0"
 
+T = TypeVar("T")
+Handler = Callable[[Request], Awaitable[Response]]
+
 
 class ORJSONResponse(JSONResponse):
     def render(self, content: Any) -> bytes:
         return orjson.dumps(content)
 
 
-def _error(exc: ServiceError) -> Response:
-    return ORJSONResponse({"error": {"code": exc.code, "message": exc.message}}, exc.status)
+def _error(exc: ServiceError, headers: dict[str, str] | None = None) -> Response:
+    body = {"error": {"code": exc.code, "message": exc.message}}
+    return ORJSONResponse(body, exc.status, headers=headers)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _json_body(request: Request, limit: int) -> Any:
     raw = await request.body()
-    if len(raw) > request.app.state.settings.max_message_bytes:
-        raise ServiceError("too_large", "request body too large", 413)
+    if len(raw) > limit:
+        raise ServiceError("too_large", f"the body is limited to {limit} bytes", 413)
     if not raw:
         return {}
     try:
-        body = orjson.loads(raw)
+        return orjson.loads(raw)
     except orjson.JSONDecodeError:
         raise ServiceError("bad_json", "the body is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise ServiceError("bad_request", "the body must be a JSON object")
-    return body
+
+
+async def _decode(request: Request, cls: type[T], limit: int | None = None) -> T:
+    """The body as a ``protocol.http`` request class (strict: wrong types and unknown
+    fields are refused with ``bad_request`` naming the field)."""
+    raw = await _json_body(request, limit or request.app.state.settings.max_message_bytes)
+    try:
+        return decode_request(raw, cls)
+    except RequestError as exc:
+        raise ServiceError("bad_request", exc.message) from None
 
 
 def _service(request: Request) -> GameService:
@@ -81,18 +115,34 @@ async def _audience_seat(request: Request, rec: GameRecord) -> int | None:
     return await _service(request).authenticate(rec, auth[7:].strip())
 
 
-def _handles_errors(fn: Any) -> Any:
-    async def wrapper(request: Request) -> Response:
-        try:
-            return await fn(request)  # type: ignore[no-any-return]
-        except ServiceError as exc:
-            return _error(exc)
+def endpoint(op: Operation) -> Callable[[Handler], Handler]:
+    """An HTTP endpoint: ServiceError becomes the JSON error reply; ``op`` describes it
+    for the OpenAPI document."""
 
-    wrapper.__name__ = fn.__name__
-    return wrapper
+    def wrap(fn: Handler) -> Handler:
+        async def wrapper(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except ServiceError as exc:
+                return _error(exc)
+
+        wrapper.__name__ = fn.__name__
+        wrapper.__doc__ = fn.__doc__
+        return operation(op)(wrapper)
+
+    return wrap
 
 
-@_handles_errors
+def _name(raw: str) -> str:
+    name = raw.strip()
+    if not 1 <= len(name) <= NAME_MAX_CHARS:
+        raise ServiceError(
+            "bad_request", f"'name' must be a string of 1-{NAME_MAX_CHARS} characters"
+        )
+    return name
+
+
+@endpoint(Operation("Is the server up, and its Redis?", {200: Health, 503: Health}, errors=()))
 async def health(request: Request) -> Response:
     store = request.app.state.store
     status = "ok"
@@ -105,7 +155,7 @@ async def health(request: Request) -> Response:
     return ORJSONResponse({"status": status, "redis": status, "version": SERVER_VERSION}, code)
 
 
-@_handles_errors
+@endpoint(Operation("The game types, their options and bot levels", {200: GameTypes}, errors=()))
 async def game_types(request: Request) -> Response:
     registry: Registry = request.app.state.registry
     out = []
@@ -122,50 +172,144 @@ async def game_types(request: Request) -> Response:
                         "choices": list(o.choices),
                         "label": o.label or o.name,
                         "description": o.description,
+                        "applies_when": dict(o.applies_when) if o.applies_when else None,
                     }
                     for o in t.game.option_specs
                 ],
                 "bots": sorted({"random", *t.bots}),
+                "default_bot": t.bot(None).name,
             }
         )
     return ORJSONResponse({"game_types": out})
 
 
-@_handles_errors
-async def create_game(request: Request) -> Response:
-    body = await _body(request)
-    type_ = body.get("type")
-    if not isinstance(type_, str):
-        raise ServiceError("bad_request", "'type' (the game type's name) is required")
-    options = body.get("options")
-    options = {} if options is None else options
-    seed = body.get("seed")
-    if not isinstance(options, dict) or (seed is not None and not isinstance(seed, (str, int))):
-        raise ServiceError("bad_request", "'options' must be an object and 'seed' a string")
-    rec = await _service(request).create(type_, options, str(seed) if seed is not None else None)
-    return ORJSONResponse(rec.summary(), 201)
-
-
-@_handles_errors
-async def import_game(request: Request) -> Response:
-    raw = await request.body()
-    if len(raw) > 64 << 20:
-        raise ServiceError("too_large", "a log is limited to 64 MiB", 413)
+def _bot_claim(rec_type: GameType, seat: int | None, level: str | None) -> SeatClaim:
     try:
-        body = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        raise ServiceError("bad_json", "the body is not valid JSON") from None
-    events = body.get("events") if isinstance(body, dict) else None
-    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
-        raise ServiceError("bad_request", "'events' must be a list of exported events")
-    rec = await _service(request).import_log(events)
+        bot = rec_type.bot(level)
+    except KeyError as exc:
+        raise ServiceError("unknown_bot", str(exc.args[0])) from None
+    return SeatClaim(f"{bot.name} bot", seat, bot.name)
+
+
+def _gtype(request: Request, name: str) -> GameType:
+    gtype: GameType | None = request.app.state.registry.get(name)
+    if gtype is None:
+        # The service words this refusal (with the list of types); ask it.
+        _service(request).validated_options(name, None)
+        raise AssertionError("unreachable")  # pragma: no cover
+    return gtype
+
+
+def _seed(seed: str | int | None) -> str | None:
+    return None if seed is None else str(seed)
+
+
+@endpoint(
+    Operation(
+        "Create a game, optionally with bots and the caller's seat (one append)",
+        {201: CreatedGame},
+        request=CreateGame,
+        errors=(400, 409, 413),
+    )
+)
+async def create_game(request: Request) -> Response:
+    body = await _decode(request, CreateGame)
+    gtype = _gtype(request, body.type)
+    claims = [_bot_claim(gtype, b.seat, b.level) for b in body.bots]
+    if body.join is not None:
+        claims.append(SeatClaim(_name(body.join.name), body.join.seat))
+    rec, seats = await _service(request).create_table(
+        body.type, body.options, _seed(body.seed), claims
+    )
+    out = rec.summary()
+    if body.join is not None:
+        seat, token = seats[-1]
+        out["you"] = {"seat": seat, "token": token}
+    return ORJSONResponse(out, 201)
+
+
+@endpoint(
+    Operation(
+        "Play now / Play with a friend: a ready game in one request",
+        {201: PlayNowReply},
+        request=PlayNow,
+        errors=(400, 413),
+    )
+)
+async def play_now(request: Request) -> Response:
+    """Create a game with sensible defaults: the caller in the first seat, with ``friend``
+    the second seat kept free, bots in every other seat (the game's strongest level unless
+    ``level`` says otherwise)."""
+    body = await _decode(request, PlayNow)
+    service = _service(request)
+    gtype = _gtype(request, body.type)
+    options = service.validated_options(body.type, body.options)
+    seats = gtype.game.seat_count(options)
+    if body.friend and seats < 2:
+        raise ServiceError(
+            "no_seat_for_friend",
+            f"this {gtype.game.title} game has one seat with these options: no room for a friend",
+        )
+    first_bot = 2 if body.friend else 1
+    claims = [SeatClaim(_name(body.name), 0)]
+    claims += [_bot_claim(gtype, seat, body.level) for seat in range(first_bot, seats)]
+    rec, placed = await service.create_table(body.type, options, None, claims)
+    seat, token = placed[0]
+    base = str(request.base_url).rstrip("/")
+    page = f"{base}/#/game/{rec.id}"
+    return ORJSONResponse(
+        {
+            "game": rec.summary(),
+            "seat": seat,
+            "token": token,
+            "play_url": page,
+            "invite_url": page if body.friend else None,
+        },
+        201,
+    )
+
+
+IMPORT_LIMIT = 64 << 20
+"""A whole game's log: far larger than any message, still bounded."""
+
+
+@endpoint(
+    Operation(
+        "Create a new game from a finished game's full log",
+        {201: GameSummary},
+        request=ImportLog,
+        errors=(400, 413),
+    )
+)
+async def import_game(request: Request) -> Response:
+    body = await _decode(request, ImportLog, IMPORT_LIMIT)
+    rec = await _service(request).import_log(body.events)
     return ORJSONResponse(rec.summary(), 201)
 
 
-@_handles_errors
+STATUSES = ("open", "running", "finished")
+
+
+@endpoint(
+    Operation(
+        "List games (at most 500), newest first",
+        {200: GameList},
+        query=(
+            Query(
+                "status",
+                {"enum": list(STATUSES)},
+                "only games in this status (open: seats free; running; finished)",
+            ),
+        ),
+    )
+)
 async def list_games(request: Request) -> Response:
     service = _service(request)
     wanted = request.query_params.get("status")
+    if wanted is not None and wanted not in STATUSES:
+        raise ServiceError(
+            "bad_request", f"'status' must be one of {', '.join(STATUSES)}, not {wanted!r}"
+        )
     out = []
     for gid in (await service.store.game_ids())[:500]:
         try:
@@ -177,7 +321,7 @@ async def list_games(request: Request) -> Response:
     return ORJSONResponse({"games": out})
 
 
-@_handles_errors
+@endpoint(Operation("One game's summary", {200: GameSummary}, errors=()))
 async def get_game(request: Request) -> Response:
     rec = await _game(request)
     async with rec.lock:
@@ -185,39 +329,35 @@ async def get_game(request: Request) -> Response:
     return ORJSONResponse(rec.summary())
 
 
-def _name(body: dict[str, Any], key: str = "name", default: str | None = None) -> str:
-    name = body.get(key, default)
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= 40:
-        raise ServiceError("bad_request", f"'{key}' must be a string of 1-40 characters")
-    return name.strip()
-
-
-def _seat(body: dict[str, Any]) -> int | None:
-    seat = body.get("seat")
-    if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
-        raise ServiceError("bad_request", "'seat' must be an integer")
-    return seat
-
-
-@_handles_errors
+@endpoint(
+    Operation(
+        "Take a seat as a person (the token is shown only here)",
+        {201: SeatGranted},
+        request=JoinSeat,
+        errors=(400, 409, 413),
+    )
+)
 async def join(request: Request) -> Response:
     rec = await _game(request)
-    body = await _body(request)
-    seat, token = await _service(request).take_seat(rec, _seat(body), _name(body))
+    body = await _decode(request, JoinSeat)
+    seat, token = await _service(request).take_seat(rec, body.seat, _name(body.name))
     return ORJSONResponse({"seat": seat, "token": token}, 201)
 
 
-@_handles_errors
+@endpoint(
+    Operation(
+        "Put a bot in a seat",
+        {201: BotAdded},
+        request=AddBot,
+        errors=(400, 409, 413),
+    )
+)
 async def add_bot(request: Request) -> Response:
     rec = await _game(request)
-    body = await _body(request)
-    level = body.get("level")
-    try:
-        bot = rec.gtype.bot(level if isinstance(level, str) else None)
-    except KeyError as exc:
-        raise ServiceError("unknown_bot", str(exc.args[0])) from None
-    seat, _ = await _service(request).take_seat(rec, _seat(body), f"{bot.name} bot", bot.name)
-    return ORJSONResponse({"seat": seat, "level": bot.name}, 201)
+    body = await _decode(request, AddBot)
+    claim = _bot_claim(rec.gtype, body.seat, body.level)
+    seat, _ = await _service(request).take_seat(rec, claim.seat, claim.name, claim.bot)
+    return ORJSONResponse({"seat": seat, "level": claim.bot}, 201)
 
 
 def _viewer(rec: GameRecord, seat: int | None) -> Any:
@@ -226,7 +366,15 @@ def _viewer(rec: GameRecord, seat: int | None) -> Any:
     return SPECTATOR if seat is None else seat_viewer(seat)
 
 
-@_handles_errors
+@endpoint(
+    Operation(
+        "The log as the caller may see it (a finished game's: everything)",
+        {200: EventsReply},
+        query=(Query("since", {"type": "integer", "minimum": 0}, "only events after it"),),
+        token=True,
+        errors=(400, 401, 403),
+    )
+)
 async def events(request: Request) -> Response:
     rec = await _game(request)
     seat = await _audience_seat(request, rec)
@@ -257,11 +405,31 @@ def _int_param(request: Request, name: str, default: int) -> int:
     return value
 
 
-@_handles_errors
+@endpoint(
+    Operation(
+        "The view at a version (default: now), for replays",
+        {200: ViewReply},
+        query=(
+            Query(
+                "version",
+                {"type": "integer", "minimum": 0},
+                "0 … the game's version; without it, the current view",
+            ),
+        ),
+        token=True,
+        errors=(400, 401, 403),
+    )
+)
 async def view_at(request: Request) -> Response:
     rec = await _game(request)
     seat = await _audience_seat(request, rec)
-    version = min(_int_param(request, "version", rec.version), rec.version)
+    version = _int_param(request, "version", rec.version)
+    if version > rec.version:
+        raise ServiceError(
+            "bad_version",
+            f"the game is at version {rec.version}; 'version' must be 0 to {rec.version}, "
+            f"not {version}",
+        )
     viewer = _viewer(rec, seat)
     state = rec.state_at(version)
     view = rec.codec.encode_view(rec.game.view(state, viewer)) if state is not None else None
@@ -280,11 +448,58 @@ async def view_at(request: Request) -> Response:
     )
 
 
+@endpoint(Operation("Prometheus metrics", {200: "text/plain"}, errors=(), tag="operations"))
 async def prometheus(request: Request) -> Response:
     return PlainTextResponse(
         metrics.render(request.app.state.service, request.app.state.hub),
         media_type="text/plain; version=0.0.4",
     )
+
+
+@endpoint(
+    Operation(
+        "This document: the OpenAPI 3.1 description of the HTTP API",
+        {200: "application/json"},
+        errors=(),
+        tag="operations",
+    )
+)
+async def openapi_document(request: Request) -> Response:
+    doc = request.app.state.openapi
+    if doc is None:
+        doc = request.app.state.openapi = openapi(request.app.routes, SERVER_VERSION)
+    return ORJSONResponse(doc)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no route, wrong method, no such static file) as JSON
+    errors of the documented shape, instead of its plain-text defaults."""
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        return _error(ServiceError("not_found", f"nothing at {request.url.path}", 404))
+    if exc.status_code == 405:
+        allowed = _allowed_methods(request)
+        return _error(
+            ServiceError(
+                "method_not_allowed",
+                f"{request.method} is not allowed on {request.url.path}; "
+                f"allowed: {', '.join(allowed)}",
+                405,
+            ),
+            {"Allow": ", ".join(allowed)},
+        )
+    code = "http_error"
+    headers = dict(exc.headers) if exc.headers else None
+    return _error(ServiceError(code, str(exc.detail), exc.status_code), headers)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes on this path (two Routes may share a path)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        if isinstance(route, Route) and route.path_regex.match(request.url.path):
+            methods |= route.methods or set()
+    return sorted(methods or {"GET", "HEAD"})  # else the web client's static files
 
 
 def _web_dir() -> Path | None:
@@ -299,23 +514,36 @@ def create_app(
     settings: Settings | None = None,
     registry: Registry | None = None,
     store: EventStore | None = None,
+    data_lock: DataFolderLock | None = None,
 ) -> Starlette:
+    """The app. With no ``store`` it connects to ``settings.redis_url``, or (None) starts an
+    embedded Redis on ``settings.data_dir``, holding that folder's lock: ``data_lock`` if
+    the caller took it already (``cloister serve`` does, before binding its port), else
+    one taken here, so two servers never share one folder's Redis data."""
     settings = settings or Settings.from_env()
     registry = registry if registry is not None else default_registry()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         embedded = None
+        own_lock = None
         own_store = store
         if own_store is None:
             from .store.redis import RedisStore
 
             url = settings.redis_url
             if url is None:
-                from .embedded import EmbeddedRedis
-
-                embedded = EmbeddedRedis(settings.data_dir)
-                url = await asyncio.to_thread(embedded.start)
+                lock = data_lock
+                if lock is None:
+                    lock = own_lock = DataFolderLock(settings.data_dir)
+                    lock.acquire()
+                embedded = EmbeddedRedis(settings.data_dir, lock)
+                try:
+                    url = await asyncio.to_thread(embedded.start)
+                except BaseException:
+                    if own_lock is not None:
+                        own_lock.release()
+                    raise
                 log.info("embedded Redis on %s, data in %s", url, embedded.data_dir)
             own_store = RedisStore(url, settings.key_prefix)
         service = GameService(own_store, registry)
@@ -342,6 +570,8 @@ def create_app(
                 await own_store.close()
             if embedded is not None:
                 embedded.stop()
+            if own_lock is not None:
+                own_lock.release()
 
     routes: list[Any] = [
         Route("/api/health", health),
@@ -349,15 +579,21 @@ def create_app(
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games/import", import_game, methods=["POST"]),
+        Route("/api/play", play_now, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/seats", join, methods=["POST"]),
         Route("/api/games/{game_id}/bots", add_bot, methods=["POST"]),
         Route("/api/games/{game_id}/events", events),
         Route("/api/games/{game_id}/view", view_at),
         WebSocketRoute("/api/games/{game_id}/ws", game_socket),
+        Route("/api/openapi.json", openapi_document),
         Route("/metrics", prometheus),
     ]
     web = _web_dir()
     if web is not None:
         routes.append(Mount("/", StaticFiles(directory=str(web), html=True), name="web"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(
+        routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error}
+    )
+    app.state.openapi = None
+    return app

@@ -32,7 +32,7 @@ from protocol import CHAT_MAX_CHARS, GameCodec
 from .errors import ServiceError
 from .store.base import EventStore, NewEvent, StoredEvent
 
-__all__ = ["GameRecord", "GameService", "LogEntry", "SeatInfo"]
+__all__ = ["GameRecord", "GameService", "LogEntry", "SeatClaim", "SeatInfo"]
 
 log = logging.getLogger("cloister.games")
 
@@ -134,6 +134,17 @@ class GameRecord:
             elif entry.event is not None and state is not None:
                 state = self.game.evolve(state, entry.event)
         return state
+
+
+@attrs.frozen
+class SeatClaim:
+    """A seat to fill when a game is created: a person (``bot`` None) or a bot level.
+
+    ``seat`` None takes the first seat no other claim names."""
+
+    name: str
+    seat: int | None = None
+    bot: str | None = None
 
 
 Listener = Callable[[GameRecord, list[LogEntry], str | None], None]
@@ -320,9 +331,15 @@ class GameService:
                 self.stats["conflicts"] += 1
         raise ServiceError("conflict", "the game changed too often while deciding; retry", 409)
 
-    async def create(
-        self, type_name: str, options: dict[str, Any] | None, seed: str | None = None
-    ) -> GameRecord:
+    def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
+        """The game type's options with defaults filled in, or ServiceError."""
+        gtype = self._type(type_name)
+        try:
+            return validate_options(gtype.game, options)
+        except DomainError as exc:
+            raise ServiceError(exc.code, exc.message) from None
+
+    def _type(self, type_name: str) -> GameType:
         gtype = self.registry.get(type_name)
         if gtype is None:
             raise ServiceError(
@@ -330,24 +347,92 @@ class GameService:
                 f"no game type {type_name!r}; types: {sorted(self.registry)}",
                 404,
             )
-        try:
-            opts = validate_options(gtype.game, options)
-        except DomainError as exc:
-            raise ServiceError(exc.code, exc.message) from None
+        return gtype
+
+    async def create(
+        self, type_name: str, options: dict[str, Any] | None, seed: str | None = None
+    ) -> GameRecord:
+        rec, _ = await self.create_table(type_name, options, seed)
+        return rec
+
+    async def create_table(
+        self,
+        type_name: str,
+        options: dict[str, Any] | None,
+        seed: str | None = None,
+        claims: Sequence[SeatClaim] = (),
+    ) -> tuple[GameRecord, list[tuple[int, str | None]]]:
+        """Create a game with some seats already filled, in ONE append.
+
+        Everything (type, options, seats, bot levels) is checked before anything is
+        written, so a refused request leaves no half-set table behind. Returns the record
+        and, per claim in order, ``(seat, token)`` (token None for a bot). When the claims
+        fill every seat the game starts in the same append, dealt exactly as if the seats
+        had been taken one request at a time.
+        """
+        gtype = self._type(type_name)
+        opts = self.validated_options(type_name, options)
+        labels = list(gtype.game.seat_labels(opts))
+        placed = self._place(claims, len(labels), gtype.game.title)
+        for claim in claims:
+            if claim.bot is not None:
+                try:
+                    gtype.bot(claim.bot)
+                except KeyError as exc:
+                    raise ServiceError("unknown_bot", str(exc.args[0])) from None
         game_id = "g-" + uuid.uuid4().hex[:12]
         seed = seed or secrets.token_hex(16)
-        data = {
-            "type": type_name,
-            "options": opts,
-            "labels": list(gtype.game.seat_labels(opts)),
-            "created": time.time(),
-        }
+        data = {"type": type_name, "options": opts, "labels": labels, "created": time.time()}
+        tokens = [None if c.bot else secrets.token_urlsafe(24) for c in claims]
         rec = self._record(game_id, data, seed)
         self.games[game_id] = rec
-        await self._execute(
-            rec, f"create:{game_id}", lambda r: ([(GAME_CREATED, data, None)], {"seed": seed})
-        )
-        return rec
+
+        def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
+            events: list[tuple[str, dict[str, Any], Any]] = [(GAME_CREATED, data, None)]
+            meta = {"seed": seed}
+            for seat, claim, token in sorted(
+                zip(placed, claims, tokens, strict=True), key=lambda t: t[0]
+            ):
+                events.append(
+                    (SEAT_TAKEN, {"seat": seat, "name": claim.name, "bot": claim.bot}, None)
+                )
+                if token is not None:
+                    meta[f"token:{seat}"] = hash_token(token)
+            if len(claims) == len(labels):
+                # The version before the last SeatTaken, as take_seat would deal it.
+                events.extend(self._start_events(r, len(events) - 1))
+            return events, meta
+
+        await self._execute(rec, f"create:{game_id}", decide)
+        return rec, list(zip(placed, tokens, strict=True))
+
+    @staticmethod
+    def _place(claims: Sequence[SeatClaim], seats: int, title: str) -> list[int]:
+        """The seat of each claim: named seats as asked, the others the lowest free ones."""
+        if len(claims) > seats:
+            raise ServiceError(
+                "too_many_seats",
+                f"this {title} game has {seats} seat{'s' if seats != 1 else ''}; "
+                f"the request fills {len(claims)}",
+            )
+        named = [c.seat for c in claims if c.seat is not None]
+        for seat in named:
+            if not 0 <= seat < seats:
+                raise ServiceError("bad_seat", f"seat must be 0..{seats - 1}, not {seat}")
+        if len(set(named)) != len(named):
+            dup = next(x for x in named if named.count(x) > 1)
+            raise ServiceError("bad_seat", f"seat {dup} is asked for twice")
+        free = iter(i for i in range(seats) if i not in named)
+        return [c.seat if c.seat is not None else next(free) for c in claims]
+
+    def _start_events(self, r: GameRecord, version: int) -> list[tuple[str, dict[str, Any], Any]]:
+        """GameStarted and the set-up, dealt from the seed and ``version``."""
+        events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {}, None)]
+        state = r.game.initial_state(r.options)
+        ctx = Context.for_version(r.seed, version)
+        for e in r.game.setup(state, ctx):
+            events.append((type(e).__name__, r.codec.encode_event(e), e))
+        return events
 
     async def import_log(self, events: list[dict[str, Any]]) -> GameRecord:
         """Create a new game from an exported full log (``cloister export`` of a game seen
@@ -394,9 +479,26 @@ class GameService:
             raise
         except Exception as exc:
             raise ServiceError("bad_log", f"the log does not replay: {exc}") from None
+        self._require_finished(probe)
         self.games[game_id] = rec
         await self._execute(rec, f"import:{game_id}", lambda r: (batch, {"seed": r.seed}))
         return rec
+
+    @staticmethod
+    def _require_finished(probe: GameRecord) -> None:
+        """Only a finished game's log is imported (the one place that decides it).
+
+        An unfinished log is what a seat or a spectator may see of a running game, with
+        its secrets blanked: folded here it would become a game frozen mid-play whose
+        hidden cards are gone, and imported seats have no tokens to play it on anyway.
+        """
+        if not probe.terminal:
+            raise ServiceError(
+                "unfinished_log",
+                "only a finished game's full log can be imported; this one stops at "
+                f"version {probe.version} with the game still "
+                f"{'open' if probe.state is None else 'running'}",
+            )
 
     async def take_seat(
         self, rec: GameRecord, seat: int | None, name: str, bot: str | None = None
@@ -426,11 +528,7 @@ class GameService:
                 (SEAT_TAKEN, {"seat": target, "name": name, "bot": bot}, None)
             ]
             if sum(s is None for s in r.seats) == 1:
-                events.append((GAME_STARTED, {}, None))
-                state = r.game.initial_state(r.options)
-                ctx = Context.for_version(r.seed, r.version)
-                for e in r.game.setup(state, ctx):
-                    events.append((type(e).__name__, r.codec.encode_event(e), e))
+                events.extend(self._start_events(r, r.version))
             meta = {f"token:{target}": hash_token(token)} if token else {}
             return events, meta
 

@@ -118,13 +118,8 @@ async def game_socket(ws: WebSocket) -> None:
             if close is not None:
                 await ws.close(close)
 
-    try:
-        rec = await service.load(ws.path_params["game_id"])
-    except ServiceError as exc:
-        await fail(exc.code, exc.message, 4404)
-        return
-
-    # 1. hello
+    # 1. hello, always first: every answer, a missing game included, comes after it, so a
+    # client reads the same order whatever goes wrong (docs/protocol.md).
     try:
         text = await asyncio.wait_for(_receive_text(ws, limit), settings.hello_timeout)
         if text is None:
@@ -138,6 +133,11 @@ async def game_socket(ws: WebSocket) -> None:
         return
     if not isinstance(hello, Hello):
         await fail("hello_first", "the first message must be hello", 4400)
+        return
+    try:
+        rec = await service.load(ws.path_params["game_id"])
+    except ServiceError as exc:
+        await fail(exc.code, exc.message, 4404)
         return
     seat = None
     if hello.token:

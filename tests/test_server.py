@@ -47,8 +47,13 @@ async def test_health_and_game_types(base: str) -> None:
             "choices": [2, 3, 4],
             "label": "Players",
             "description": "",
+            "applies_when": None,
         }
-        assert "random" in hc["bots"]
+        assert "random" in hc["bots"] and hc["default_bot"] == "random"
+        illumination = {o["name"]: o for o in types["illumination"]["options"]}
+        assert illumination["difficulty"]["applies_when"] == {"mode": "solo"}
+        assert illumination["mode"]["applies_when"] is None
+        assert types["illumination"]["default_bot"] == "greedy"
 
 
 async def test_create_with_defaults_join_and_start(base: str) -> None:
@@ -275,6 +280,22 @@ async def test_chat_reaches_everyone_and_never_touches_the_game(base: str) -> No
     ]
     # an exported log keeps the talk on import; a forged chat line is refused
     async with http(base) as c:
+        r = await c.post("/api/games/import", json={"events": log})
+        # (a running game's log is not importable: what a spectator sees is redacted)
+        assert r.status_code == 400 and r.json()["error"]["code"] == "unfinished_log", r.text
+    await a.wait_version(b.version)
+    turn = 0
+    while a.status != "finished":  # play on to the end: then the log is whole
+        # Take turns among those who may act: in a simultaneous choice each seat commits.
+        movers = [p for p in (a, b) if p.legal]
+        mover = movers[turn % len(movers)]
+        turn += 1
+        move = next((m for m in mover.legal if m["type"] == "Draw"), mover.legal[0])
+        assert (await mover.command(move))["type"] == "accepted"
+        for p in (a, b):
+            await p.wait_version(mover.version)
+    async with http(base) as c:
+        log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
         r = await c.post("/api/games/import", json={"events": log})
         assert r.status_code == 201, r.text
         copy = (await c.get(f"/api/games/{r.json()['id']}/events")).json()["events"]
