@@ -544,6 +544,7 @@ def create_app(
                     if own_lock is not None:
                         own_lock.release()
                     raise
+                lock.record(redis=url)  # for people (and tests) looking at the folder
                 log.info("embedded Redis on %s, data in %s", url, embedded.data_dir)
             own_store = RedisStore(url, settings.key_prefix)
         service = GameService(own_store, registry)

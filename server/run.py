@@ -6,42 +6,132 @@
   and 2.4x the memory per connection (see the design notes on performance).
 * ``ws_max_size`` stays above the protocol's own limit, so an oversize message gets a
   structured ``too_large`` error instead of a dropped connection.
+
+Start-up order (``serve``): bind the port, then (embedded Redis only) lock the data folder,
+then start Redis inside the app's lifespan. So a serve that cannot have its port, or whose
+folder another server holds, exits having started nothing and written nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
+import socket
+import sys
+from collections.abc import Callable
 
 import uvicorn
 
 from .app import create_app
 from .config import Settings
+from .embedded import DataFolderLock, FolderBusy, pid_alive
 
-__all__ = ["main", "serve", "uvicorn_config"]
+__all__ = ["LOG_LEVELS", "ServeError", "bind", "main", "serve", "uvicorn_config"]
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
 
 
-def uvicorn_config(settings: Settings, host: str, port: int) -> uvicorn.Config:
+class ServeError(RuntimeError):
+    """The server cannot start; the message is one line for a person."""
+
+
+def uvicorn_config(
+    settings: Settings,
+    host: str,
+    port: int,
+    log_level: str = "info",
+    data_lock: DataFolderLock | None = None,
+) -> uvicorn.Config:
     return uvicorn.Config(
-        create_app(settings),
+        create_app(settings, data_lock=data_lock),
         host=host,
         port=port,
         ws="websockets-sansio",
         ws_per_message_deflate=False,
         ws_max_size=1 << 20,
         lifespan="on",
-        log_level="info",
+        log_level=log_level,
     )
 
 
-def serve(settings: Settings, host: str = "127.0.0.1", port: int = 8000) -> None:
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    uvicorn.Server(uvicorn_config(settings, host, port)).run()
+def bind(host: str, port: int) -> socket.socket:
+    """A listening-ready socket on ``host:port`` (SO_REUSEADDR, as uvicorn binds), or
+    :class:`ServeError` saying why not."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        why = "the port is in use" if exc.errno == errno.EADDRINUSE else exc.strerror
+        raise ServeError(
+            f"cannot listen on {host}:{port}: {why} (choose another with --port)"
+        ) from None
+    sock.set_inheritable(False)
+    return sock
+
+
+def serve(
+    settings: Settings,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    log_level: str = "info",
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Bind, lock the data folder (embedded Redis), then run until stopped.
+
+    Raises :class:`ServeError` (port) or ``FolderBusy`` (folder) before starting anything.
+    ``on_ready`` gets the URL once the port and the folder are ours.
+    """
+    logging.basicConfig(
+        level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s", force=True
+    )
+    try:
+        sock = bind(host, port)
+    except ServeError as exc:
+        raise ServeError(f"{exc}{_holder_note(settings, port)}") from None
+    url = f"http://{host if ':' not in host else f'[{host}]'}:{sock.getsockname()[1]}/"
+    lock = None
+    try:
+        if settings.redis_url is None:
+            lock = DataFolderLock(settings.data_dir)
+            lock.acquire()
+            lock.record(url=url, host=host, port=port)
+        if on_ready is not None:
+            on_ready(url)
+        server = uvicorn.Server(uvicorn_config(settings, host, port, log_level, lock))
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+        if lock is not None:
+            lock.release()
+
+
+def _holder_note(settings: Settings, port: int) -> str:
+    """When our own folder's server holds the port, say so (read-only: touches nothing)."""
+    if settings.redis_url is not None:
+        return ""
+    holder = DataFolderLock(settings.data_dir).holder()
+    pid = holder.get("pid")
+    if holder.get("port") == port and isinstance(pid, int) and pid_alive(pid):
+        return f"; it is this data folder's Cloister server (pid {pid}, {holder.get('url')})"
+    return ""
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m server", description="Run Cloister")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default="info")
     args = parser.parse_args(argv)
-    serve(Settings.from_env(), args.host, args.port)
+    try:
+        serve(Settings.from_env(), args.host, args.port, args.log_level)
+    except (ServeError, FolderBusy) as exc:
+        print(f"cloister: {exc}", file=sys.stderr)
+        sys.exit(1)
