@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -23,7 +24,8 @@ from domain import REVIEW, SPECTATOR, GameType, Registry, Rng, fold, seat_viewer
 from protocol import GameCodec
 from server import Settings, create_app
 
-REDIS_URL = "redis://127.0.0.1:6379/0"
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+"""The session's Redis (tests/conftest.py resolved it, starting one if none answered)."""
 
 
 def free_port() -> int:
