@@ -14,18 +14,19 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import sys
 import threading
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
-import httpx
 import orjson
 
 from protocol import GameOverMessage, Rejected, Update, Welcome, WireEvent
 
-from .client import Api, ApiError, CloisterError, GameClient
+from .client import Api, ApiError, CloisterError, GameClient, ServerUnreachable
 
 __all__ = ["main"]
 
@@ -159,14 +160,25 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 # -- subcommands ----------------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace) -> int:
     from server.config import Settings
-    from server.run import serve
+    from server.embedded import FolderBusy
+    from server.run import ServeError, serve
 
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:
+        raise CloisterError(f"bad environment: {exc}") from None
     where = settings.redis_url or f"an embedded Redis (data in {settings.data_dir}/)"
-    out(f"Cloister on http://{args.host}:{args.port}/  (Redis: {where}; Ctrl-C stops)")
+
+    def ready(url: str) -> None:
+        out(f"Cloister on {url}  (Redis: {where}; Ctrl-C stops)")
+
     # server.run holds the measured uvicorn settings: websockets-sansio, no
-    # permessage-deflate, 1 MiB frames, lifespan on (see the performance notes).
-    serve(settings, args.host, args.port)
+    # permessage-deflate, 1 MiB frames, lifespan on (see the performance notes). It binds
+    # the port and locks the data folder before anything starts.
+    try:
+        serve(settings, args.host, args.port, args.log_level, on_ready=ready)
+    except (ServeError, FolderBusy) as exc:
+        raise CloisterError(str(exc)) from None
     return 0
 
 
@@ -174,7 +186,8 @@ async def cmd_types(args: argparse.Namespace) -> int:
     async with Api(args.server) as api:
         for t in await api.game_types():
             opts = ", ".join(f"{o['name']}={o['default']} {o['choices']}" for o in t["options"])
-            demo = " (demo)" if t.get("demo") else ""
+            # The title of a demo says so already ("High Card (demo)"); say it once.
+            demo = " (demo)" if t.get("demo") and "demo" not in t["title"].lower() else ""
             out(f"{t['name']:<24} {t['title']}{demo}  options: {opts or '-'}  bots: {t['bots']}")
     return 0
 
@@ -189,20 +202,33 @@ async def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def parse_bot(spec: str) -> dict[str, Any]:
+    """``--bot 1:greedy`` → ``{"seat": 1, "level": "greedy"}`` (the level may be left out)."""
+    seat, _, level = spec.partition(":")
+    if not seat.strip().isdigit():
+        raise CloisterError(f"--bot wants SEAT[:LEVEL] with a seat number, not {spec!r}")
+    bot: dict[str, Any] = {"seat": int(seat)}
+    if level.strip():
+        bot["level"] = level.strip()
+    return bot
+
+
 async def cmd_new(args: argparse.Namespace) -> int:
     options = parse_options(args.option or [])
+    bots = [parse_bot(spec) for spec in args.bot or []] + [{} for _ in range(args.bots or 0)]
+    join = {"name": args.join} if args.join is not None else None
+    # One request: the server checks the type, the options, the seat count and the bot
+    # levels before the game exists, so a refusal (say --bots 9) leaves no game behind,
+    # and a success always prints the new id.
     async with Api(args.server) as api:
-        game = await api.create_game(args.type, options, args.seed)
-        gid = game["id"]
-        for _ in range(args.bots or 0):
-            await api.add_bot(gid)
-        for spec in args.bot or []:
-            seat, _, level = spec.partition(":")
-            await api.add_bot(gid, int(seat), level or None)
-        if args.join:
-            seat, token = await api.join(gid, args.join)
-            TokenStore().save(args.server, gid, seat, token, args.join)
-            err(f"joined {gid} as seat {seat}; token saved")
+        game = await api.create_game(args.type, options, args.seed, bots=bots, join=join)
+    gid = str(game["id"])
+    you = game.get("you")
+    if join is not None and you:
+        seat = int(you["seat"])
+        TokenStore().save(args.server, gid, seat, str(you["token"]), str(args.join))
+        label = game["seats"][seat]["label"]
+        err(f"joined {gid} as {label} (seat {seat}); token saved")
     out(gid)
     return 0
 
@@ -482,14 +508,51 @@ EXPORT_HEADER = "cloister.Export"
 
 
 def read_export(path: str) -> list[dict[str, Any]]:
-    """An export file → the events for ``POST /api/games/import`` (header line dropped)."""
-    stream = sys.stdin if path == "-" else open(path, encoding="utf-8")  # noqa: SIM115
-    with stream:
+    """An export file → the events for ``POST /api/games/import`` (header line dropped).
+
+    Every way a file can be wrong is one ``CloisterError`` naming the file (and the line).
+    """
+    try:
+        if path == "-":
+            raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+        else:
+            raw = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise CloisterError(f"{path}: is a folder, not an export file") from None
+    except OSError as exc:
+        raise CloisterError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError as exc:
+        raise CloisterError(
+            f"{path}: not UTF-8 text (byte {exc.start}); an export is JSON lines"
+        ) from None
+    lines: list[tuple[int, Any]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
         try:
-            lines = [orjson.loads(line) for line in stream if line.strip()]
+            lines.append((number, orjson.loads(line)))
         except orjson.JSONDecodeError as exc:
-            raise CloisterError(f"{path}: not JSON lines: {exc}") from None
-    events = [e for e in lines if isinstance(e, dict) and e.get("type") != EXPORT_HEADER]
+            raise CloisterError(f"{path}, line {number}: not JSON ({exc})") from None
+    if not lines:
+        raise CloisterError(f"{path}: empty; an export has one JSON object per line")
+    events: list[dict[str, Any]] = []
+    for number, e in lines:
+        if not isinstance(e, dict):
+            raise CloisterError(f"{path}, line {number}: not a JSON object")
+        if e.get("type") == EXPORT_HEADER:
+            continue
+        missing = [k for k in ("type", "data") if k not in e]
+        if missing:
+            raise CloisterError(
+                f"{path}, line {number}: an event needs {' and '.join(repr(k) for k in missing)}"
+            )
+        if not isinstance(e["type"], str) or not isinstance(e["data"], dict):
+            raise CloisterError(
+                f"{path}, line {number}: 'type' must be a string and 'data' an object"
+            )
+        events.append(e)
     if not events or events[0].get("type") != GAME_CREATED:
         raise CloisterError(f"{path}: not a Cloister export (it must start with GameCreated)")
     hidden = [e.get("version") for e in events if e.get("type") == "Hidden"]
@@ -507,7 +570,7 @@ async def cmd_import(args: argparse.Namespace) -> int:
         try:
             game = await api.import_game(events)
         except ApiError as exc:
-            if exc.status in (404, 405) and exc.code == "http_error":
+            if exc.status in (404, 405) and exc.code in ("http_error", "not_found"):
                 raise CloisterError(
                     "this server has no import route (POST /api/games/import)"
                 ) from None
@@ -517,6 +580,11 @@ async def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
+    if args.asyncapi:
+        from protocol.asyncapi import asyncapi
+
+        out(json.dumps(asyncapi(), indent=2))
+        return 0
     from protocol import json_schema
 
     out(json.dumps(json_schema(), indent=2))
@@ -524,20 +592,81 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 # -- argument parsing -----------------------------------------------------------------------
+class Parser(argparse.ArgumentParser):
+    """argparse, with a bad argument reported in ONE line (not the usage block) and exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        sub = self.prog.removeprefix("cloister").strip()
+        hint = f"cloister {sub} --help" if sub else "cloister --help"
+        self.exit(2, f"{self.prog}: {message} (see `{hint}`)\n")
+
+
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+
+
+def game_id(raw: str) -> str:
+    """A game id as the server makes them (``g-5f2c0e1a9b3d``): letters, digits, - and _."""
+    if not GAME_ID.fullmatch(raw):
+        raise argparse.ArgumentTypeError(f"not a game id: {raw!r} (ids look like g-5f2c0e1a9b3d)")
+    return raw
+
+
+def count(raw: str) -> int:
+    """A whole number ≥ 0."""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {raw!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def port(raw: str) -> int:
+    value = count(raw)
+    if not 0 < value < 65536:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
+    return value
+
+
+def token(raw: str) -> str:
+    if not raw.strip():
+        raise argparse.ArgumentTypeError("the token is empty")
+    return raw
+
+
+def name(raw: str) -> str:
+    if not 1 <= len(raw.strip()) <= 40:
+        raise argparse.ArgumentTypeError(f"a name has 1 to 40 characters, not {len(raw.strip())}")
+    return raw.strip()
+
+
+def server_url(raw: str) -> str:
+    if not re.match(r"https?://[^/\s]+", raw):
+        raise argparse.ArgumentTypeError(f"not a server URL: {raw!r} (e.g. http://127.0.0.1:8000)")
+    return raw.rstrip("/")
+
+
+LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+"""uvicorn's levels (as ``server.run.LOG_LEVELS``; not imported: ``server`` is heavy)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="cloister", description="Cloister game server and terminal client."
-    )
+    p = Parser(prog="cloister", description="Cloister game server and terminal client.")
     p.add_argument(
         "--server",
+        type=server_url,
         default=os.environ.get("CLOISTER_SERVER", DEFAULT_SERVER),
         help="server URL (env CLOISTER_SERVER; default %(default)s)",
     )
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
 
     s = sub.add_parser("serve", help="run a server (REDIS_URL, else an embedded Redis)")
-    s.add_argument("--host", default="127.0.0.1")
-    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
+    s.add_argument("--port", type=port, default=8000, help="port to listen on (%(default)s)")
+    s.add_argument(
+        "--log-level", choices=LOG_LEVELS, default="info", help="server log level (%(default)s)"
+    )
 
     sub.add_parser("types", help="list the game types")
     s = sub.add_parser("games", help="list games")
@@ -547,43 +676,46 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("type", help="game type, e.g. high-card (see `cloister types`)")
     s.add_argument("--option", "-o", action="append", metavar="K=V", help="a game option")
     s.add_argument("--seed", help="random seed (same seed, same deal)")
-    s.add_argument("--bots", type=int, metavar="N", help="fill N seats with bots")
+    s.add_argument("--bots", type=count, metavar="N", help="fill N seats with bots")
     s.add_argument(
         "--bot", action="append", metavar="SEAT[:LEVEL]", help="a bot in this seat (repeatable)"
     )
-    s.add_argument("--join", metavar="NAME", help="also take a seat under this name")
+    s.add_argument("--join", type=name, metavar="NAME", help="also take a seat under this name")
 
     s = sub.add_parser("join", help="take a seat; prints seat and token (and saves the token)")
-    s.add_argument("game")
-    s.add_argument("--name", required=True)
-    s.add_argument("--seat", type=int)
+    s.add_argument("game", type=game_id)
+    s.add_argument("--name", type=name, required=True)
+    s.add_argument("--seat", type=count)
 
     s = sub.add_parser("play", help="play in the terminal")
-    s.add_argument("game")
-    s.add_argument("--token", help="seat token (default: the one saved by `join`)")
-    s.add_argument("--seat", type=int, help="which saved seat, if you joined several")
+    s.add_argument("game", type=game_id)
+    s.add_argument("--token", type=token, help="seat token (default: the one saved by `join`)")
+    s.add_argument("--seat", type=count, help="which saved seat, if you joined several")
 
     s = sub.add_parser("watch", help="spectate: print updates as they come")
-    s.add_argument("game")
-    s.add_argument("--token", help="watch as this seat instead of as a spectator")
+    s.add_argument("game", type=game_id)
+    s.add_argument("--token", type=token, help="watch as this seat instead of as a spectator")
     s.add_argument("--history", action="store_true", help="print the log so far first")
     s.add_argument("--views", action="store_true", help="print the view after every update")
 
     s = sub.add_parser("replay", help="step through a game's history")
-    s.add_argument("game")
-    s.add_argument("--token")
-    s.add_argument("--seat", type=int)
-    s.add_argument("--to", type=int, metavar="N", help="print the game at version N and exit")
+    s.add_argument("game", type=game_id)
+    s.add_argument("--token", type=token)
+    s.add_argument("--seat", type=count)
+    s.add_argument("--to", type=count, metavar="N", help="print the game at version N and exit")
 
     s = sub.add_parser("export", help="print the game's log as JSON lines")
-    s.add_argument("game")
-    s.add_argument("--token")
-    s.add_argument("--seat", type=int)
+    s.add_argument("game", type=game_id)
+    s.add_argument("--token", type=token)
+    s.add_argument("--seat", type=count)
 
     s = sub.add_parser("import", help="create a game from an exported full log")
     s.add_argument("file", help="an export file, or - for stdin")
 
-    sub.add_parser("schema", help="print the wire protocol's JSON Schema")
+    s = sub.add_parser("schema", help="print the wire protocol's JSON Schema")
+    s.add_argument(
+        "--asyncapi", action="store_true", help="print the AsyncAPI 3.0 document instead"
+    )
     return p
 
 
@@ -602,7 +734,6 @@ ASYNC_COMMANDS = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    args.server = args.server.rstrip("/")
     try:
         if args.command == "serve":
             return cmd_serve(args)
@@ -619,11 +750,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ApiError as exc:
         err(f"{exc.code}: {exc.message}")
         return 1
-    except (httpx.ConnectError, ConnectionRefusedError):
+    except (ServerUnreachable, ConnectionRefusedError):
         err(f"cannot reach {args.server} (is `cloister serve` running?)")
         return 1
     except (CloisterError, TimeoutError, OSError) as exc:
         err(str(exc) or type(exc).__name__)
+        return 1
+    except Exception as exc:
+        # Never a traceback for a person; one line, and the trace on request.
+        if os.environ.get("CLOISTER_DEBUG"):
+            traceback.print_exc()
+        err(f"unexpected error: {type(exc).__name__}: {exc} (CLOISTER_DEBUG=1 shows more)")
         return 1
 
 
