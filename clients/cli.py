@@ -182,13 +182,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _choices(choices: list[Any]) -> str:
+    if len(choices) > 8:
+        return f"{', '.join(map(str, choices[:3]))}, … ({len(choices)} choices)"
+    return ", ".join(map(str, choices))
+
+
 async def cmd_types(args: argparse.Namespace) -> int:
     async with Api(args.server) as api:
         for t in await api.game_types():
-            opts = ", ".join(f"{o['name']}={o['default']} {o['choices']}" for o in t["options"])
             # The title of a demo says so already ("High Card (demo)"); say it once.
             demo = " (demo)" if t.get("demo") and "demo" not in t["title"].lower() else ""
-            out(f"{t['name']:<24} {t['title']}{demo}  options: {opts or '-'}  bots: {t['bots']}")
+            out(f"{t['name']:<24} {t['title']}{demo}")
+            for o in t["options"]:
+                when = o.get("applies_when") or {}
+                only = f"  (only when {', '.join(f'{k}={v}' for k, v in when.items())})"
+                out(
+                    f"    {o['name']}={o['default']}  [{_choices(o['choices'])}]"
+                    f"{only if when else ''}"
+                )
+            default = t.get("default_bot")
+            bots = ", ".join(f"{b} (default)" if b == default else b for b in t["bots"])
+            out(f"    bots: {bots}")
     return 0
 
 
