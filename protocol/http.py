@@ -102,7 +102,8 @@ class CreateGame:
 
     ``bots`` and ``join`` fill seats in the same request, checked before anything is
     created and written in one append: either the whole table is set or no game exists.
-    Seats named explicitly are placed first, then the others in seat order.
+    Seats named explicitly are placed first; then the caller (``join``) takes the first
+    free seat, then the bots the next ones.
     """
 
     CLOSED: ClassVar[bool] = True

@@ -215,15 +215,14 @@ def _seed(seed: str | int | None) -> str | None:
 async def create_game(request: Request) -> Response:
     body = await _decode(request, CreateGame)
     gtype = _gtype(request, body.type)
-    claims = [_bot_claim(gtype, b.seat, b.level) for b in body.bots]
-    if body.join is not None:
-        claims.append(SeatClaim(_name(body.join.name), body.join.seat))
+    claims = [] if body.join is None else [SeatClaim(_name(body.join.name), body.join.seat)]
+    claims += [_bot_claim(gtype, b.seat, b.level) for b in body.bots]
     rec, seats = await _service(request).create_table(
         body.type, body.options, _seed(body.seed), claims
     )
     out = rec.summary()
     if body.join is not None:
-        seat, token = seats[-1]
+        seat, token = seats[0]
         out["you"] = {"seat": seat, "token": token}
     return ORJSONResponse(out, 201)
 

@@ -103,7 +103,8 @@ def _operation(route: Route, method: str, op: Operation) -> dict[str, Any]:
     responses: dict[str, Any] = {}
     for status, body in op.responses.items():
         if isinstance(body, str):
-            content = {body: {"schema": {"type": "string"}}}
+            shape = {"type": "object"} if body == "application/json" else {"type": "string"}
+            content = {body: {"schema": shape}}
         else:
             content = _json(_ref(body))
         responses[str(status)] = {"description": _status_text(status), "content": content}
