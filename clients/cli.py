@@ -678,7 +678,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("serve", help="run a server (REDIS_URL, else an embedded Redis)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (%(default)s)")
-    s.add_argument("--port", type=port, default=8000, help="port to listen on (%(default)s)")
+    s.add_argument(
+        "--port",
+        type=port,
+        default=os.environ.get("CLOISTER_PORT", "8000"),
+        help="port to listen on (env CLOISTER_PORT; default %(default)s)",
+    )
     s.add_argument(
         "--log-level", choices=LOG_LEVELS, default="info", help="server log level (%(default)s)"
     )

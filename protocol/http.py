@@ -127,7 +127,7 @@ class PlayNow:
     CLOSED: ClassVar[bool] = True
     type: str
     friend: bool = False
-    name: str = attrs.field(default="You", metadata=_NAME)
+    name: str = attrs.field(default="Player", metadata=_NAME)
     options: dict[str, OptionValue] | None = None
     level: str | None = None
 

@@ -191,6 +191,10 @@ class EmbeddedRedis:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             preexec_fn=_die_with_parent,
+            # Its own session: a Ctrl-C in the terminal (SIGINT to the foreground process
+            # group) stops the server, which then stops its Redis last, after its own
+            # shutdown; the Redis does not quit under it first.
+            start_new_session=True,
             pass_fds=(self.lock.fd,) if self.lock is not None and self.lock.fd is not None else (),
         )
         deadline = time.monotonic() + 10

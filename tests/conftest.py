@@ -6,8 +6,11 @@ started for the session (``tests/redis_env.py``): the suite needs no Redis insta
 
 from __future__ import annotations
 
+import socket
+import urllib.parse
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import pytest
 
@@ -20,6 +23,44 @@ REDIS_URL = resolve()
 
 def pytest_report_header() -> str:
     return describe()
+
+
+@pytest.fixture(autouse=True)
+def _unmarked_tests_leave_redis_alone(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[None]:
+    """A test that talks to the session's Redis must be marked ``redis`` (or ``browser``).
+
+    CI runs the marked tests a second time with no Redis listening; that covers "the suite
+    passes without Redis" only if the unmarked ones never need it, which this makes sure
+    of: in an unmarked test, connecting to the session's Redis fails loudly.
+    """
+    if request.node.get_closest_marker("redis") or request.node.get_closest_marker("browser"):
+        yield
+        return
+    parts = urllib.parse.urlsplit(REDIS_URL)
+    port = parts.port or 6379
+    hosts = {parts.hostname, "127.0.0.1", "localhost", "::1"}
+    real_connect, real_connect_ex = socket.socket.connect, socket.socket.connect_ex
+
+    def check(address: Any) -> None:
+        if isinstance(address, tuple) and address[1] == port and address[0] in hosts:
+            raise AssertionError(
+                f"{request.node.nodeid} uses the session's Redis ({REDIS_URL}) but is not "
+                "marked @pytest.mark.redis"
+            )
+
+    def connect(self: socket.socket, address: Any) -> None:
+        check(address)
+        real_connect(self, address)
+
+    def connect_ex(self: socket.socket, address: Any) -> int:
+        check(address)
+        return real_connect_ex(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    monkeypatch.setattr(socket.socket, "connect_ex", connect_ex)
+    yield
 
 
 @pytest.fixture

@@ -69,7 +69,7 @@ async def test_play_with_a_friend_keeps_the_second_seat(base: str, type_: str) -
         game = reply["game"]
         seats = game["seats"]
         assert game["status"] == "open"
-        assert seats[0]["name"] == "You" and not seats[1]["taken"]
+        assert seats[0]["name"] == "Player" and not seats[1]["taken"]
         assert all(s["bot"] for s in seats[2:])  # a third player and more are bots
         assert reply["invite_url"] == f"{base}/#/game/{game['id']}"
         # the friend opens the link; the page offers the free seat: the game starts
@@ -105,7 +105,7 @@ async def test_solo_illumination_play_now_is_one_seat(base: str) -> None:
         r = await c.post("/api/play", json={"type": "illumination", "options": {"mode": "solo"}})
         assert r.status_code == 201, r.text
         game = r.json()["game"]
-    assert [s["name"] for s in game["seats"]] == ["You"] and game["status"] == "running"
+    assert [s["name"] for s in game["seats"]] == ["Player"] and game["status"] == "running"
     assert game["options"]["difficulty"] == 2  # solo keeps its own options
 
 

@@ -1,13 +1,14 @@
 // The lobby: game types and their options, creating a game (with bots), open games to join,
 // running games to watch, finished games to replay.
 import { h, clear, toast, humanize } from "./dom.js";
-import { listGames, createGame, joinSeat, addBot, getGame, seats, prefs } from "./api.js";
+import { api, listGames, createGame, joinSeat, addBot, getGame, seats, prefs } from "./api.js";
 import { gameTypes } from "./common.js";
 
 export async function mountLobby(main) {
+  const quickBox = h("section", { class: "panel play-now", "aria-labelledby": "quick-h" }, h("h2", { id: "quick-h" }, "Play now"));
   const formBox = h("section", { class: "panel new-game", "aria-labelledby": "new-h" }, h("h2", { id: "new-h" }, "New game"));
   const listBox = h("section", { class: "panel games", "aria-labelledby": "games-h" });
-  main.append(h("div", { class: "lobby" }, h("h1", { class: "visually-hidden" }, "Lobby"), formBox, listBox));
+  main.append(h("div", { class: "lobby" }, h("h1", { class: "visually-hidden" }, "Lobby"), h("div", { class: "lobby-side" }, quickBox, formBox), listBox));
 
   let types = [];
   try {
@@ -16,6 +17,7 @@ export async function mountLobby(main) {
     formBox.append(h("p", { class: "error" }, `Cannot load game types: ${err.message}`));
   }
   if (types.length) {
+    buildQuick(quickBox, types);
     buildForm(formBox, types);
     formBox.append(typeList(types));
   }
@@ -97,6 +99,47 @@ export async function mountLobby(main) {
   };
 }
 
+/** One click to a ready game (POST /api/play, docs/api.md): against bots with the game's
+ *  defaults, or with the second seat kept for a friend and the link to send them. */
+function buildQuick(box, types) {
+  const visible = types.filter((t) => !t.demo).concat(types.filter((t) => t.demo));
+  const invite = h("div", { class: "invite", "aria-live": "polite" });
+  async function start(t, friend) {
+    const name = prefs.name || "Player";
+    try {
+      const res = await api("POST", "/api/play", { type: t.name, friend, name });
+      seats.set(res.game.id, { seat: res.seat, token: res.token, name });
+      if (!friend) {
+        location.hash = `#/game/${res.game.id}`;
+        return;
+      }
+      clear(invite);
+      const link = h("input", { type: "text", readonly: true, value: res.invite_url, "aria-label": "Link for your friend", class: "invite-link" });
+      invite.append(
+        h("p", {}, `${t.title}: send this link to your friend. The game starts when they sit down.`),
+        link,
+        h("div", { class: "row-actions" },
+          h("button", { type: "button", class: "small", onclick: async () => {
+            try { await navigator.clipboard.writeText(res.invite_url); toast("Link copied.", "info"); }
+            catch { link.select(); toast("Select the link and copy it.", "info"); }
+          } }, "Copy link"),
+          h("a", { class: "button-link primary", href: `#/game/${res.game.id}` }, "Go to the game")),
+      );
+    } catch (err) {
+      toast(`Could not start the game: ${err.message}`, "error");
+    }
+  }
+  const list = h("ul", { class: "quick-list" });
+  for (const t of visible) {
+    list.append(h("li", {},
+      h("strong", {}, t.title),
+      h("div", { class: "row-actions" },
+        h("button", { type: "button", class: "primary small", "data-key": `play-now:${t.name}`, onclick: () => start(t, false) }, "Play now"),
+        h("button", { type: "button", class: "small", "data-key": `play-friend:${t.name}`, onclick: () => start(t, true) }, "Play with a friend"))));
+  }
+  box.append(h("p", { class: "muted small-text" }, "A game with the usual options, against bots, or with a seat kept for a friend."), list, invite);
+}
+
 function buildForm(box, types) {
   const visible = types.filter((t) => !t.demo).concat(types.filter((t) => t.demo));
   let current = visible[0];
@@ -139,6 +182,12 @@ function buildForm(box, types) {
     submit.disabled = true;
     const options = {};
     for (const sel of optsBox.querySelectorAll("select[data-option]")) options[sel.dataset.option] = JSON.parse(sel.value);
+    // An option that does not apply (Illumination's solo settings in a duel) is left out:
+    // the server refuses one set to anything but its default (docs/api.md, GameType).
+    for (const o of current.options || []) {
+      const when = o.applies_when || {};
+      if (Object.entries(when).some(([k, v]) => options[k] !== v)) delete options[o.name];
+    }
     const name = nameIn.value.trim();
     if (name) prefs.name = name;
     try {
