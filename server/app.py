@@ -192,12 +192,7 @@ def _bot_claim(rec_type: GameType, seat: int | None, level: str | None) -> SeatC
 
 
 def _gtype(request: Request, name: str) -> GameType:
-    gtype: GameType | None = request.app.state.registry.get(name)
-    if gtype is None:
-        # The service words this refusal (with the list of types); ask it.
-        _service(request).validated_options(name, None)
-        raise AssertionError("unreachable")  # pragma: no cover
-    return gtype
+    return _service(request).game_type(name)
 
 
 def _seed(seed: str | int | None) -> str | None:

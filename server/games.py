@@ -333,13 +333,14 @@ class GameService:
 
     def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """The game type's options with defaults filled in, or ServiceError."""
-        gtype = self._type(type_name)
+        gtype = self.game_type(type_name)
         try:
             return validate_options(gtype.game, options)
         except DomainError as exc:
             raise ServiceError(exc.code, exc.message) from None
 
-    def _type(self, type_name: str) -> GameType:
+    def game_type(self, type_name: str) -> GameType:
+        """The registered type, or ServiceError ``unknown_game_type`` listing the types."""
         gtype = self.registry.get(type_name)
         if gtype is None:
             raise ServiceError(
@@ -370,7 +371,7 @@ class GameService:
         fill every seat the game starts in the same append, dealt exactly as if the seats
         had been taken one request at a time.
         """
-        gtype = self._type(type_name)
+        gtype = self.game_type(type_name)
         opts = self.validated_options(type_name, options)
         labels = list(gtype.game.seat_labels(opts))
         placed = self._place(claims, len(labels), gtype.game.title)
