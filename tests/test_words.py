@@ -263,3 +263,15 @@ def test_copying_a_glossary_does_not_change_the_games() -> None:
     mine = game.glossary()
     mine.clear()
     assert game.glossary() and copy.copy(game.glossary())
+
+
+def test_bot_names_tell_seats_apart_and_are_no_card() -> None:
+    from domain.road_to_enlightenment.content import content
+
+    cards = {lum.name for lum in content().luminaries.values()}
+    for name, gtype in REGISTRY.items():
+        bots = gtype.game.bot_names
+        seats = max(gtype.game.seat_count(validate_options(gtype.game, {})), 1)
+        assert len(set(bots)) == len(bots) >= seats, name
+        # A bot named like a luminary card would read as that card in the log.
+        assert not any(b.split()[-1] in card for b in bots for card in cards), name

@@ -155,7 +155,7 @@ class HighCard(GameBase):
                         "cards are drawn only in the draw phase", code="wrong_phase"
                     )
                 if seat != state.turn:
-                    raise NotYourTurn(f"it is seat {state.turn}'s turn to draw or pass")
+                    raise NotYourTurn(f"it is Player {state.turn + 1}'s turn to draw or pass")
                 if isinstance(command, Draw):
                     if not state.deck:
                         raise RuleViolation("the deck is empty", code="deck_empty")

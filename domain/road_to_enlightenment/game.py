@@ -99,12 +99,12 @@ class RoadToEnlightenment(GameBase):
     quiet_events: ClassVar[tuple[type, ...]] = QUIET
     # Envoys and ministers of the age, none of them a luminary card.
     bot_names: ClassVar[tuple[str, ...]] = (
-        "Ambassador Temple",
-        "Count Oxenstierna",
+        "Marquis de Bonnac",
+        "Count Harrach",
         "Madame de Lambert",
         "Baron Kaunitz",
         "Chancellor Zamoyski",
-        "Duke Olivares",
+        "Lord Chesterfield",
         "Prince Golitsyn",
     )
 
