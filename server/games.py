@@ -112,6 +112,10 @@ class GameRecord:
 
     def summary(self) -> dict[str, Any]:
         result = self.game.result(self.state) if self.terminal else None
+        # Once set up, seats carry the game's labels (Road's dealt nations, not "Player 2").
+        labels = self.labels
+        if self.state is not None:
+            labels = tuple(self.game.table_labels(self.state, self.labels))
         return {
             "id": self.id,
             "type": self.gtype.name,
@@ -121,7 +125,7 @@ class GameRecord:
             "seats": [
                 {
                     "seat": i,
-                    "label": self.labels[i],
+                    "label": labels[i],
                     "taken": s is not None,
                     "name": s.name if s else None,
                     "bot": s.bot if s else None,

@@ -489,3 +489,28 @@ async def test_the_senders_update_is_its_acceptance(base: str) -> None:
     assert all(m.get("command_id") is None for m in b.received)  # others never see it
     await a.close()
     await b.close()
+
+
+async def test_random_nations_name_the_seats_once_dealt(base: str) -> None:
+    async with http(base) as c:
+        game = (
+            await c.post(
+                "/api/games",
+                json={
+                    "type": "road-to-enlightenment",
+                    "options": {"players": 2, "nations": "random"},
+                },
+            )
+        ).json()
+        gid = game["id"]
+        assert [s["label"] for s in game["seats"]] == ["Player 1", "Player 2"]
+        for name in ("ann", "bob"):
+            assert (await c.post(f"/api/games/{gid}/seats", json={"name": name})).status_code == 201
+        seats = (await c.get(f"/api/games/{gid}")).json()["seats"]
+        assert sorted(s["label"] for s in seats) == ["England", "France"]
+        events = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    texts = [e["text"] for e in events]
+    assert "ann sits down as Player 1" in texts  # the seat as it was taken
+    dealt = next(t for t in texts if t.startswith("The nations are dealt at random"))
+    assert f"ann ({seats[0]['label']})" in dealt and f"bob ({seats[1]['label']})" in dealt
+    assert not any(e["text"] for e in events if e["type"] in ("StageSet", "CursorSet"))
