@@ -288,6 +288,9 @@ class GameList:
 class BotAdded:
     seat: int = attrs.field(metadata=_SEAT)
     level: str
+    name: str | None = attrs.field(
+        metadata=_doc("The bot's name at the table, from the game's world")
+    )
 
 
 @attrs.frozen

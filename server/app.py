@@ -139,6 +139,8 @@ def _name(raw: str) -> str:
         raise ServiceError(
             "bad_request", f"'name' must be a string of 1-{NAME_MAX_CHARS} characters"
         )
+    if name.lower().endswith("(bot)"):
+        raise ServiceError("bad_request", "'(bot)' marks the server's bots: choose another name")
     return name
 
 
@@ -183,12 +185,33 @@ async def game_types(request: Request) -> Response:
     return ORJSONResponse({"game_types": out})
 
 
+@endpoint(
+    Operation(
+        "Printed name, kind and rules text of every component of a game type, by id",
+        {200: "application/json"},
+        errors=(),
+    )
+)
+async def glossary(request: Request) -> Response:
+    """Printed name, kind and rules text of every component of a game type, by id."""
+    name = request.path_params["type_name"]
+    gtype = _service(request).game_type(name)
+    cache: dict[str, bytes] = request.app.state.glossaries
+    body = cache.get(name)
+    if body is None:  # static content: encoded once per process
+        entries = gtype.game.glossary()
+        body = cache[name] = orjson.dumps(
+            {k: {"name": e.name, "kind": e.kind, "text": e.text} for k, e in entries.items()}
+        )
+    return Response(body, media_type="application/json")
+
+
 def _bot_claim(rec_type: GameType, seat: int | None, level: str | None) -> SeatClaim:
     try:
         bot = rec_type.bot(level)
     except KeyError as exc:
         raise ServiceError("unknown_bot", str(exc.args[0])) from None
-    return SeatClaim(f"{bot.name} bot", seat, bot.name)
+    return SeatClaim(None, seat, bot.name)  # named in the append, from the game's world
 
 
 def _gtype(request: Request, name: str) -> GameType:
@@ -350,8 +373,10 @@ async def add_bot(request: Request) -> Response:
     rec = await _game(request)
     body = await _decode(request, AddBot)
     claim = _bot_claim(rec.gtype, body.seat, body.level)
-    seat, _ = await _service(request).take_seat(rec, claim.seat, claim.name, claim.bot)
-    return ORJSONResponse({"seat": seat, "level": claim.bot}, 201)
+    seat, _ = await _service(request).take_seat(rec, claim.seat, None, claim.bot)
+    info = rec.seats[seat]
+    name = info.name if info is not None else None
+    return ORJSONResponse({"seat": seat, "level": claim.bot, "name": name}, 201)
 
 
 def _viewer(rec: GameRecord, seat: int | None) -> Any:
@@ -550,6 +575,7 @@ def create_app(
         app.state.service = service
         app.state.hub = hub
         app.state.bots = bots
+        app.state.glossaries = {}
         tasks = [
             asyncio.create_task(hub.follow_doorbells()),
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
@@ -571,6 +597,7 @@ def create_app(
     routes: list[Any] = [
         Route("/api/health", health),
         Route("/api/game-types", game_types),
+        Route("/api/types/{type_name}/glossary", glossary),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games/import", import_game, methods=["POST"]),

@@ -77,6 +77,9 @@ async def test_openapi_is_valid_and_every_answer_fits_it(base: str) -> None:
         check("GET", "/api/health", await c.get("/api/health"))
         check("GET", "/api/game-types", await c.get("/api/game-types"))
         check("GET", "/metrics", await c.get("/metrics"))
+        glossary = "/api/types/{type_name}/glossary"
+        check("GET", glossary, await c.get("/api/types/illumination/glossary"))
+        check("GET", glossary, await c.get("/api/types/chess/glossary"))  # 404
         game = check("POST", "/api/games", await c.post("/api/games", json={"type": "high-card"}))
         gid = game["id"]
         path = "/api/games/{game_id}"
