@@ -198,7 +198,8 @@ class GameCodec(Generic[T]):
     def encode_view(self, view: Any) -> Any:
         return self._conv.unstructure(view)
 
-    def _default(self, obj: Any) -> Any:
+    def default(self, obj: Any) -> Any:
+        """orjson's ``default`` for views: attrs instances and sets (sorted)."""
         # orjson calls this only for what it cannot encode natively (attrs instances, sets):
         # plain dict/list views pay nothing for the converter.
         if attrs.has(type(obj)):
@@ -218,7 +219,7 @@ class GameCodec(Generic[T]):
         """
         fields = {f.name: getattr(message, f.name) for f in attrs.fields(type(message))}
         fields["type"] = _tag(type(message))
-        return orjson.dumps(fields, default=self._default)
+        return orjson.dumps(fields, default=self.default)
 
     def to_json(self, value: Any) -> bytes:
         return orjson.dumps(self._conv.unstructure(value))

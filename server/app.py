@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -30,7 +31,7 @@ from .errors import ServiceError
 from .games import GameRecord, GameService
 from .hub import Hub, legal_for, wire_events
 from .store.base import EventStore
-from .ws import game_socket
+from .ws import RawSend, game_socket
 
 __all__ = ["create_app"]
 
@@ -360,4 +361,4 @@ def create_app(
     web = _web_dir()
     if web is not None:
         routes.append(Mount("/", StaticFiles(directory=str(web), html=True), name="web"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RawSend)])
