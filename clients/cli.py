@@ -166,7 +166,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     out(f"Cloister on http://{args.host}:{args.port}/  (Redis: {where}; Ctrl-C stops)")
     # server.run holds the measured uvicorn settings: websockets-sansio, no
     # permessage-deflate, 1 MiB frames, lifespan on (see the performance notes).
-    serve(settings, args.host, args.port)
+    serve(settings, args.host, args.port, args.workers)
     return 0
 
 
@@ -538,6 +538,9 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("serve", help="run a server (REDIS_URL, else an embedded Redis)")
     s.add_argument("--host", default="127.0.0.1")
     s.add_argument("--port", type=int, default=8000)
+    s.add_argument(
+        "--workers", type=int, default=1, metavar="N", help="N server processes on the port"
+    )
 
     sub.add_parser("types", help="list the game types")
     s = sub.add_parser("games", help="list games")

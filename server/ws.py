@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
@@ -170,7 +171,8 @@ async def game_socket(ws: WebSocket) -> None:
     hub: Hub = app.state.hub
     settings = app.state.settings
     limit = settings.max_message_bytes
-    await ws.accept()
+    # Which worker process took the socket (`serve --workers N`): for operators and tests.
+    await ws.accept(headers=[(b"x-cloister-worker", str(os.getpid()).encode())])
 
     async def fail(code: str, message: str, close: int | None = None) -> None:
         with contextlib.suppress(Exception):
