@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 import cattrs
@@ -149,6 +149,18 @@ class GameCodec(Generic[T]):
     The wire name of a command or event is its class name (``"type"``). Events are stored
     with a ``schema`` number; older data is brought up to date by the game's ``upcast``.
     """
+
+    _cache: ClassVar[dict[int, tuple[Any, GameCodec[Any]]]] = {}
+
+    @classmethod
+    def for_game(cls, game: Game[Any, Any, Any]) -> GameCodec[Any]:
+        """The codec of ``game``, built once per process (building one generates code)."""
+        hit = cls._cache.get(id(game))
+        if hit is not None and hit[0] is game:
+            return hit[1]
+        codec: GameCodec[Any] = cls(game)
+        cls._cache[id(game)] = (game, codec)
+        return codec
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game

@@ -30,6 +30,7 @@ from domain.game import validate_options
 from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
+from .snapshots import SNAPSHOT_EVERY, Snapshot, UuidChain, dumps_state, fingerprint, loads_state
 from .store.base import EventStore, NewEvent, StoredEvent
 
 __all__ = ["GameRecord", "GameService", "LogEntry", "SeatInfo"]
@@ -50,14 +51,41 @@ class SeatInfo:
     bot: str | None = None
 
 
-@attrs.frozen
-class LogEntry:
-    """One event of a game's log as this node holds it."""
+_UNDECODED: Any = object()
 
-    version: int
-    type: str
-    data: dict[str, Any]
-    event: Any  # the domain event object, or None for a platform event
+
+class LogEntry:
+    """One event of a game's log as this node holds it.
+
+    ``event`` is the domain event object (None for a platform event). Entries loaded behind
+    a snapshot decode it on first use: nothing needs them to fold, and most never are.
+    """
+
+    __slots__ = ("_codec", "_event", "data", "schema", "type", "version")
+
+    def __init__(
+        self,
+        version: int,
+        type: str,
+        data: dict[str, Any],
+        event: Any = _UNDECODED,
+        codec: GameCodec[Any] | None = None,
+        schema: int = 1,
+    ) -> None:
+        self.version, self.type, self.data = version, type, data
+        self._event, self._codec, self.schema = event, codec, schema
+
+    @property
+    def event(self) -> Any:
+        if self._event is _UNDECODED:
+            if self.type.startswith(PLATFORM) or self._codec is None:
+                self._event = None
+            else:
+                self._event = self._codec.decode_event(self.type, self.data, self.schema)
+        return self._event
+
+    def __repr__(self) -> str:
+        return f"LogEntry({self.version}, {self.type!r}, {self.data!r})"
 
 
 @attrs.define(eq=False)
@@ -77,6 +105,10 @@ class GameRecord:
     commands: dict[str, int] = attrs.field(factory=dict)
     """command id -> head version it produced: answers a retry without asking Redis."""
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
+    chain: UuidChain = attrs.field(factory=UuidChain)
+    """A running hash of the event ids, to check a snapshot against the log."""
+    snapshot_version: int = 0
+    """The version of the newest snapshot of this game this node knows of."""
 
     @property
     def game(self) -> Any:
@@ -140,6 +172,10 @@ Listener = Callable[[GameRecord, list[LogEntry], str | None], None]
 """Called with the new entries, and the command id when they are this node's own append."""
 
 
+def _module(rec: GameRecord) -> str:
+    return type(rec.game).__module__
+
+
 def chat_text(text: str) -> str:
     """The chat text as stored (trimmed), or ServiceError naming what is wrong with it."""
     text = text.strip()
@@ -165,9 +201,11 @@ class GameService:
         self.games: dict[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
-        # One codec per game type: building a cattrs converter generates code, which cost
-        # a sixth of the server's CPU when it was done per game.
+        # One codec per game type (``GameCodec.for_game`` keeps them per process):
+        # building a cattrs converter generates code, which cost a sixth of the server's
+        # CPU when it was done per game.
         self._codecs: dict[str, GameCodec[Any]] = {}
+        self._snapshot_tasks: set[asyncio.Task[None]] = set()
         # Event ids only need to be unique (they detect a history rewritten by a failover):
         # a random node prefix and a counter are unique and far cheaper than uuid4.
         self._node = secrets.token_hex(6)
@@ -201,13 +239,75 @@ class GameService:
             del self._loading[game_id]
 
     async def _load(self, game_id: str) -> GameRecord:
-        stored = await self.store.read(game_id)
+        get_snapshot = getattr(self.store, "get_snapshot", None)
+        if get_snapshot is not None:
+            # One round trip for both on the pipelined connection.
+            stored, fields = await asyncio.gather(self.store.read(game_id), get_snapshot(game_id))
+        else:
+            stored, fields = await self.store.read(game_id), None
         if not stored or stored[0].type != GAME_CREATED:
             raise ServiceError("game_not_found", f"there is no game {game_id!r}", 404)
         seed = await self.store.get_meta(game_id, "seed") or ""
         rec = self._record(game_id, stored[0].data, seed)
-        self._apply(rec, stored)
+        snap = Snapshot.from_fields(fields) if fields else None
+        restored = snap is not None and self._restore(rec, stored, snap)
+        if not self._apply(rec, stored) and restored:
+            # Listeners (bots to schedule) hear of a loaded game even if the snapshot
+            # covered all of it, as they do when the whole log is folded.
+            self._notify(rec, rec.log[-1:], None)
+        if snap is not None and not restored:
+            log.info("snapshot of %s at %d does not fit its log: replaced", game_id, snap.version)
+            self._maybe_snapshot(rec, force=True)
         return rec
+
+    def _restore(self, rec: GameRecord, stored: Sequence[StoredEvent], snap: Snapshot) -> bool:
+        """Take the state from ``snap`` and the log before it without folding, if the
+        snapshot belongs to this very log and this code (see ``server.snapshots``)."""
+        if not 0 < snap.version <= len(stored) or snap.fold != fingerprint(_module(rec)):
+            return False
+        prefix = stored[: snap.version]
+        chain = UuidChain([s.uuid for s in prefix])
+        if chain.digest() != snap.prefix or prefix[-1].version != snap.version:
+            return False
+        try:
+            state = loads_state(snap.state)
+        except Exception:
+            return False
+        if type(state) is not type(rec.game.initial_state(rec.options)):
+            return False
+        codec, log_ = rec.codec, rec.log
+        for s in prefix:
+            if s.type == SEAT_TAKEN:
+                rec.seats[s.data["seat"]] = SeatInfo(s.data["name"], s.data.get("bot"))
+            log_.append(LogEntry(s.version, s.type, s.data, _UNDECODED, codec, s.schema))
+        rec.uuids.update((s.version, s.uuid) for s in prefix)
+        rec.commands.update((s.command_id, s.version) for s in prefix)
+        rec.state, rec.version, rec.chain = state, snap.version, chain
+        rec.snapshot_version = snap.version
+        return True
+
+    def _maybe_snapshot(self, rec: GameRecord, force: bool = False) -> None:
+        """Write a snapshot in the background every SNAPSHOT_EVERY events and at the end
+        (``force``: now, over one that does not fit)."""
+        put = getattr(self.store, "put_snapshot", None)
+        if put is None or rec.state is None or (rec.version == rec.snapshot_version and not force):
+            return
+        due = rec.version - rec.snapshot_version >= SNAPSHOT_EVERY or rec.terminal
+        if not (due or force):
+            return
+        rec.snapshot_version = rec.version
+        snap = Snapshot(rec.version, rec.chain.digest(), fingerprint(_module(rec)), b"")
+        state, game_id = rec.state, rec.id
+
+        async def write() -> None:
+            try:
+                await put(game_id, attrs.evolve(snap, state=dumps_state(state)).to_fields())
+            except Exception:  # a cache: the next load folds a little more
+                log.warning("snapshot of %s at %d not written", game_id, snap.version)
+
+        task = asyncio.get_running_loop().create_task(write())
+        self._snapshot_tasks.add(task)
+        task.add_done_callback(self._snapshot_tasks.discard)
 
     def _record(self, game_id: str, data: dict[str, Any], seed: str) -> GameRecord:
         gtype = self.registry.get(data["type"])
@@ -217,7 +317,7 @@ class GameService:
             )
         codec = self._codecs.get(gtype.name)
         if codec is None:
-            codec = self._codecs[gtype.name] = GameCodec(gtype.game)
+            codec = self._codecs[gtype.name] = GameCodec.for_game(gtype.game)
         return GameRecord(
             id=game_id,
             gtype=gtype,
@@ -251,6 +351,8 @@ class GameService:
             entries.append(self._apply_one(rec, s.version, s.type, s.data, event, s.uuid))
             rec.commands[s.command_id] = s.version
         self._notify(rec, entries, None)
+        if entries:
+            self._maybe_snapshot(rec)
         return entries
 
     def _apply_one(
@@ -265,6 +367,7 @@ class GameService:
         entry = LogEntry(version, type_, data, event)
         rec.log.append(entry)
         rec.uuids[version] = uid
+        rec.chain.add(uid)
         rec.version = version
         return entry
 
@@ -312,6 +415,7 @@ class GameService:
                     ]
                     rec.commands[command_id] = result.version
                     self._notify(rec, entries, command_id)
+                    self._maybe_snapshot(rec)
                     return result.version, False
                 await self.catch_up(rec)
                 if result.status == "dup":

@@ -8,6 +8,8 @@ slot and the script may touch all of them):
 * ``<prefix>:{G}:cmds`` HASH command id → head version it produced (idempotency).
 * ``<prefix>:{G}:meta`` HASH server-only secrets: the game's RNG seed, seat token hashes.
 * ``<prefix>:{G}:bell`` pub/sub channel: the doorbell, a hint to catch up.
+* ``<prefix>:{G}:snap`` HASH a snapshot of the folded state, a cache derived from the log
+  (``server.snapshots``): dropping it costs a longer load, never a game.
 * ``<prefix>:games`` ZSET of game ids by creation time: a lobby index, best effort (it can
   be rebuilt by scanning for event streams, see ``rebuild_index``).
 """
@@ -114,10 +116,20 @@ class RedisStore:
         while True:
             page = await self._fast.execute("XRANGE", key, start, "+", "COUNT", _PAGE)
             for entry_id, flat in page:
-                out.append(_decode(entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
+                out.append(_decode(entry_id, flat))
             if len(page) < _PAGE:
                 return out
             start = f"{out[-1].version + 1}-0"
+
+    async def get_snapshot(self, game_id: str) -> dict[bytes, bytes] | None:
+        flat = await self._fast.execute("HGETALL", self._key(game_id, "snap"))
+        return dict(zip(flat[::2], flat[1::2], strict=True)) if flat else None
+
+    async def put_snapshot(self, game_id: str, fields: Mapping[str, str | bytes]) -> None:
+        args: list[Any] = []
+        for k, v in fields.items():
+            args += [k, v]
+        await self._fast.execute("HSET", self._key(game_id, "snap"), *args)
 
     async def head(self, game_id: str) -> int:
         last = await self.redis.xrevrange(self._key(game_id, "events"), count=1)
@@ -184,12 +196,21 @@ class RedisStore:
         await self._pool.disconnect()
 
 
-def _decode(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
+_LAYOUT = [b"t", b"s", b"e", b"d", b"c"]
+"""The field order gamestore.lua writes: read by position (the rebuild's hot loop)."""
+
+
+def _decode(entry_id: bytes, flat: list[bytes]) -> StoredEvent:
+    if flat[::2] == _LAYOUT:
+        t, s, e, d, c = flat[1::2]
+    else:  # written by another version of the script: by name
+        fields = dict(zip(flat[::2], flat[1::2], strict=True))
+        t, s, e, d, c = (fields[k] for k in _LAYOUT)
     return StoredEvent(
-        version=int(entry_id.split(b"-")[0]),
-        type=fields[b"t"].decode(),
-        data=orjson.loads(fields[b"d"]),
-        uuid=fields[b"e"].decode(),
-        command_id=fields[b"c"].decode(),
-        schema=int(fields[b"s"]),
+        int(entry_id[: entry_id.index(b"-")]),
+        t.decode(),
+        orjson.loads(d),
+        e.decode(),
+        c.decode(),
+        int(s),
     )
