@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
+import orjson
 
 from domain import Context, DomainError, GameType, Registry, RuleViolation
 from domain.errors import IllegalCommand
@@ -31,7 +32,7 @@ from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
 from .snapshots import SNAPSHOT_EVERY, Snapshot, UuidChain, dumps_state, fingerprint, loads_state
-from .store.base import EventStore, NewEvent, StoredEvent
+from .store.base import EventStore, NewEvent, RawEvent, StoredEvent
 
 __all__ = ["GameRecord", "GameService", "LogEntry", "SeatInfo"]
 
@@ -61,19 +62,27 @@ class LogEntry:
     a snapshot decode it on first use: nothing needs them to fold, and most never are.
     """
 
-    __slots__ = ("_codec", "_event", "data", "schema", "type", "version")
+    __slots__ = ("_codec", "_data", "_event", "schema", "type", "version")
 
     def __init__(
         self,
         version: int,
         type: str,
-        data: dict[str, Any],
+        data: dict[str, Any] | bytes,
         event: Any = _UNDECODED,
         codec: GameCodec[Any] | None = None,
         schema: int = 1,
     ) -> None:
-        self.version, self.type, self.data = version, type, data
+        self.version, self.type, self._data = version, type, data
         self._event, self._codec, self.schema = event, codec, schema
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The payload (parsed on first use if it was loaded as JSON bytes)."""
+        data = self._data
+        if isinstance(data, bytes):
+            data = self._data = orjson.loads(data)
+        return data
 
     @property
     def event(self) -> Any:
@@ -240,17 +249,30 @@ class GameService:
 
     async def _load(self, game_id: str) -> GameRecord:
         get_snapshot = getattr(self.store, "get_snapshot", None)
-        if get_snapshot is not None:
-            # One round trip for both on the pipelined connection.
-            stored, fields = await asyncio.gather(self.store.read(game_id), get_snapshot(game_id))
+        read_raw = getattr(self.store, "read_raw", None)
+        rows: list[RawEvent]
+        if read_raw is not None and get_snapshot is not None:
+            # One round trip for all three on the pipelined connection.
+            rows, fields, (seed,) = await asyncio.gather(
+                read_raw(game_id),
+                get_snapshot(game_id),
+                self.store.get_meta_many(game_id, ["seed"]),
+            )
         else:
-            stored, fields = await self.store.read(game_id), None
-        if not stored or stored[0].type != GAME_CREATED:
+            fields = await get_snapshot(game_id) if get_snapshot is not None else None
+            rows = [
+                (s.version, s.type, s.schema, s.uuid, s.command_id, orjson.dumps(s.data))
+                for s in await self.store.read(game_id)
+            ]
+            seed = await self.store.get_meta(game_id, "seed")
+        if not rows or rows[0][1] != GAME_CREATED:
             raise ServiceError("game_not_found", f"there is no game {game_id!r}", 404)
-        seed = await self.store.get_meta(game_id, "seed") or ""
-        rec = self._record(game_id, stored[0].data, seed)
+        seed = seed or ""
+        rec = self._record(game_id, orjson.loads(rows[0][5]), seed)
         snap = Snapshot.from_fields(fields) if fields else None
-        restored = snap is not None and self._restore(rec, stored, snap)
+        restored = snap is not None and self._restore(rec, rows, snap)
+        tail = rows[rec.version :]
+        stored = [StoredEvent(v, t, orjson.loads(d), e, c, s) for v, t, s, e, c, d in tail]
         if not self._apply(rec, stored) and restored:
             # Listeners (bots to schedule) hear of a loaded game even if the snapshot
             # covered all of it, as they do when the whole log is folded.
@@ -260,14 +282,14 @@ class GameService:
             self._maybe_snapshot(rec, force=True)
         return rec
 
-    def _restore(self, rec: GameRecord, stored: Sequence[StoredEvent], snap: Snapshot) -> bool:
+    def _restore(self, rec: GameRecord, rows: list[RawEvent], snap: Snapshot) -> bool:
         """Take the state from ``snap`` and the log before it without folding, if the
         snapshot belongs to this very log and this code (see ``server.snapshots``)."""
-        if not 0 < snap.version <= len(stored) or snap.fold != fingerprint(_module(rec)):
+        if not 0 < snap.version <= len(rows) or snap.fold != fingerprint(_module(rec)):
             return False
-        prefix = stored[: snap.version]
-        chain = UuidChain([s.uuid for s in prefix])
-        if chain.digest() != snap.prefix or prefix[-1].version != snap.version:
+        prefix = rows[: snap.version]
+        chain = UuidChain([r[3] for r in prefix])
+        if chain.digest() != snap.prefix or prefix[-1][0] != snap.version:
             return False
         try:
             state = loads_state(snap.state)
@@ -275,13 +297,14 @@ class GameService:
             return False
         if type(state) is not type(rec.game.initial_state(rec.options)):
             return False
-        codec, log_ = rec.codec, rec.log
-        for s in prefix:
-            if s.type == SEAT_TAKEN:
-                rec.seats[s.data["seat"]] = SeatInfo(s.data["name"], s.data.get("bot"))
-            log_.append(LogEntry(s.version, s.type, s.data, _UNDECODED, codec, s.schema))
-        rec.uuids.update((s.version, s.uuid) for s in prefix)
-        rec.commands.update((s.command_id, s.version) for s in prefix)
+        codec = rec.codec
+        rec.log.extend([LogEntry(v, t, d, _UNDECODED, codec, s) for v, t, s, _, _, d in prefix])
+        for entry in rec.log:
+            if entry.type == SEAT_TAKEN:
+                data = entry.data
+                rec.seats[data["seat"]] = SeatInfo(data["name"], data.get("bot"))
+        rec.uuids.update((r[0], r[3]) for r in prefix)
+        rec.commands.update((r[4], r[0]) for r in prefix)
         rec.state, rec.version, rec.chain = state, snap.version, chain
         rec.snapshot_version = snap.version
         return True

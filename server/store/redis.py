@@ -27,7 +27,7 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 
-from .base import AppendResult, NewEvent, StoredEvent
+from .base import AppendResult, NewEvent, RawEvent, StoredEvent
 from .resp import RespConnection, RespError
 from .resp import subscribe as resp_subscribe
 
@@ -110,16 +110,23 @@ class RedisStore:
         return result
 
     async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        return [
+            StoredEvent(v, t, orjson.loads(d), e, c, s)
+            for v, t, s, e, c, d in await self.read_raw(game_id, after)
+        ]
+
+    async def read_raw(self, game_id: str, after: int = 0) -> list[RawEvent]:
+        """As ``read``, with each event as a tuple ``(version, type, schema, uuid, command
+        id, payload JSON bytes)``: a load behind a snapshot parses payloads only on use."""
         key = self._key(game_id, "events")
-        out: list[StoredEvent] = []
+        out: list[RawEvent] = []
         start = f"{after + 1}-0"
         while True:
             page = await self._fast.execute("XRANGE", key, start, "+", "COUNT", _PAGE)
-            for entry_id, flat in page:
-                out.append(_decode(entry_id, flat))
+            out.extend([_decode(entry_id, flat) for entry_id, flat in page])
             if len(page) < _PAGE:
                 return out
-            start = f"{out[-1].version + 1}-0"
+            start = f"{out[-1][0] + 1}-0"
 
     async def get_snapshot(self, game_id: str) -> dict[bytes, bytes] | None:
         flat = await self._fast.execute("HGETALL", self._key(game_id, "snap"))
@@ -200,17 +207,10 @@ _LAYOUT = [b"t", b"s", b"e", b"d", b"c"]
 """The field order gamestore.lua writes: read by position (the rebuild's hot loop)."""
 
 
-def _decode(entry_id: bytes, flat: list[bytes]) -> StoredEvent:
+def _decode(entry_id: bytes, flat: list[bytes]) -> RawEvent:
     if flat[::2] == _LAYOUT:
         t, s, e, d, c = flat[1::2]
     else:  # written by another version of the script: by name
         fields = dict(zip(flat[::2], flat[1::2], strict=True))
         t, s, e, d, c = (fields[k] for k in _LAYOUT)
-    return StoredEvent(
-        int(entry_id[: entry_id.index(b"-")]),
-        t.decode(),
-        orjson.loads(d),
-        e.decode(),
-        c.decode(),
-        int(s),
-    )
+    return (int(entry_id[: entry_id.index(b"-")]), t.decode(), int(s), e.decode(), c.decode(), d)
