@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import types
+import typing
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
@@ -143,6 +145,33 @@ def _structure_tagged(raw: Any, classes: tuple[type, ...], union: Any) -> Any:
         ) from None
 
 
+_ENCODED_MAX = 50_000
+"""Encoded commands a codec keeps for reuse (then it starts afresh)."""
+
+_NATIVE = (str, int, bool, float, type(None))
+
+
+def _native(tp: Any) -> bool:
+    if tp in _NATIVE:
+        return True
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return all(_native(a) for a in args)
+    if origin is tuple:
+        return all(a is Ellipsis or _native(a) for a in args)
+    return False
+
+
+def _plain_fields(cls: type) -> tuple[str, ...]:
+    """The field names of an attrs class all of whose fields are JSON-native, else ()."""
+    if not attrs.has(cls):
+        return ()
+    fields = attrs.fields(cls)
+    if not fields or not all(_native(f.type) for f in fields):
+        return ()
+    return tuple(f.name for f in fields)
+
+
 class GameCodec(Generic[T]):
     """Commands, events and views of one game type to and from JSON-ready values.
 
@@ -166,6 +195,8 @@ class GameCodec(Generic[T]):
         self.game = game
         self._conv = _strict(make_converter(forbid_extra_keys=True))
         self.commands: dict[str, type] = {c.__name__: c for c in game.command_types}
+        self._encoded: dict[Any, dict[str, Any]] = {}
+        self._plain: dict[type, tuple[str, ...]] = {}
         self.events: dict[str, type] = {e.__name__: e for e in game.event_types}
         for cls in (*game.command_types, *game.event_types):
             attrs.resolve_types(cls)
@@ -174,6 +205,38 @@ class GameCodec(Generic[T]):
     def encode_command(self, command: Any) -> dict[str, Any]:
         data: dict[str, Any] = self._conv.unstructure(command)
         return {"type": type(command).__name__, **data}
+
+    def encode_commands(self, commands: Iterable[Any]) -> list[dict[str, Any]]:
+        """Many commands, e.g. a seat's legal list (hundreds, most of them repeated from one
+        state to the next), as JSON-ready dicts. The dicts are shared: do not mutate them.
+
+        A command class whose fields are all JSON-native (str, int, bool, float, None, and
+        tuples of those) is read field by field instead of through cattrs; tuples stay
+        tuples, which orjson writes as arrays, so the JSON is the same. Each encoded command
+        is kept (bounded) and reused the next time the same command is legal.
+        """
+        cache = self._encoded
+        if len(cache) > _ENCODED_MAX:
+            cache.clear()
+        out = []
+        for command in commands:
+            try:
+                hit = cache.get(command)
+            except TypeError:  # unhashable: encode every time
+                out.append(self.encode_command(command))
+                continue
+            if hit is None:
+                cls = type(command)
+                fields = self._plain.get(cls)
+                if fields is None:
+                    fields = self._plain[cls] = _plain_fields(cls)
+                if fields:
+                    hit = {"type": cls.__name__, **{f: getattr(command, f) for f in fields}}
+                else:
+                    hit = self.encode_command(command)
+                cache[command] = hit
+            out.append(hit)
+        return out
 
     def decode_command(self, raw: Mapping[str, Any]) -> Any:
         """Raises :class:`UnknownCommand` or :class:`InvalidCommand`."""

@@ -94,8 +94,8 @@ class Connection:
             self.on_drop()
 
 
-def audience(rec: GameRecord, seat: int | None) -> Viewer:
-    if rec.terminal:
+def audience(rec: GameRecord, seat: int | None, terminal: bool | None = None) -> Viewer:
+    if rec.terminal if terminal is None else terminal:
         return REVIEW  # post-game review: the whole log for everyone
     return SPECTATOR if seat is None else seat_viewer(seat)
 
@@ -164,7 +164,7 @@ def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act."""
     if seat is None or rec.state is None or rec.terminal or seat not in rec.to_act():
         return []
-    return [rec.codec.encode_command(c) for c in rec.game.legal_commands(rec.state, seat)]
+    return rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
 
 
 @attrs.define
@@ -280,9 +280,9 @@ class Hub:
         if old is not None and old.version != base:
             old = None
         new = self.projection(rec)
-        to_act, status = rec.to_act(), rec.status
+        to_act, status, terminal = rec.to_act(), rec.status, rec.terminal
         game_over = None
-        if rec.terminal and any(e.version > 0 for e in entries):
+        if terminal and any(e.version > 0 for e in entries):
             result = rec.game.result(rec.state)
             game_over = encode(GameOverMessage(rec.version, attrs.asdict(result) if result else {}))
         frames: dict[tuple[Viewer | None, int | None], bytes] = {}
@@ -290,7 +290,7 @@ class Hub:
         for conn in list(conns):
             if conn.version >= rec.version:
                 continue
-            viewer = audience(rec, conn.seat)
+            viewer = audience(rec, conn.seat, terminal)
             if conn.version != base:
                 # Behind the batch (it should not happen): everything after what it has.
                 data = self._full(
