@@ -37,6 +37,8 @@ log = logging.getLogger("cloister.store")
 
 _LUA = resources.files(__package__).joinpath("gamestore.lua").read_text()
 _PAGE = 1000
+_AHEAD = 4
+"""Pages asked for at once when reading a stream."""
 
 
 class RedisStore:
@@ -117,16 +119,28 @@ class RedisStore:
 
     async def read_raw(self, game_id: str, after: int = 0) -> list[RawEvent]:
         """As ``read``, with each event as a tuple ``(version, type, schema, uuid, command
-        id, payload JSON bytes)``: a load behind a snapshot parses payloads only on use."""
+        id, payload JSON bytes)``: a load behind a snapshot parses payloads only on use.
+
+        Entry ids are versions, so the pages are asked for by version range, several at
+        once: Redis builds the next page while this process parses the last one.
+        """
         key = self._key(game_id, "events")
         out: list[RawEvent] = []
-        start = f"{after + 1}-0"
+        first = after + 1
         while True:
-            page = await self._fast.execute("XRANGE", key, start, "+", "COUNT", _PAGE)
-            out.extend([_decode(entry_id, flat) for entry_id, flat in page])
-            if len(page) < _PAGE:
-                return out
-            start = f"{out[-1][0] + 1}-0"
+            pages = await asyncio.gather(
+                *(
+                    self._fast.execute(
+                        "XRANGE", key, f"{lo}-0", f"{lo + _PAGE - 1}-0", "COUNT", _PAGE
+                    )
+                    for lo in range(first, first + _PAGE * _AHEAD, _PAGE)
+                )
+            )
+            for page in pages:
+                out.extend([_decode(entry_id, flat) for entry_id, flat in page])
+                if len(page) < _PAGE:
+                    return out
+            first += _PAGE * _AHEAD
 
     async def get_snapshot(self, game_id: str) -> dict[bytes, bytes] | None:
         flat = await self._fast.execute("HGETALL", self._key(game_id, "snap"))
