@@ -16,6 +16,7 @@ import attrs
 
 from domain.errors import GameOver, NotYourTurn, RuleViolation, UnknownCommand
 from domain.game import GameBase, Options, Result
+from domain.narration import Names
 from domain.randomness import Context
 from domain.registry import GameType
 from domain.viewers import Seat, Viewer
@@ -146,9 +147,9 @@ class SwapGame(GameBase):
             return None
         return Result((0, 0), (), "200 moves played")
 
-    def describe(self, event: Any) -> str:
+    def narrate(self, event: Any, names: Names) -> str | None:
         if isinstance(event, Swapped):
-            return f"Player {event.seat + 1} swaps card {event.index + 1}"
+            return f"{names.seat(event.seat)} swaps card {event.index + 1}"
         return "The cards are dealt"
 
 
