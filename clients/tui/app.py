@@ -25,6 +25,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.widgets import Footer, Input, RichLog, Static
 
 from protocol import Rejected, ServerMessage
@@ -154,9 +155,21 @@ class CloisterApp(App[int]):
             self._unsubscribe()
 
     # -- drawing --------------------------------------------------------------------------------
+    class SourceChanged(Message):
+        """The connection layer has something new (posted from the client's own task)."""
+
+        def __init__(self, seats: bool) -> None:
+            super().__init__()
+            self.seats = seats
+
     def _server_message(self, message: ServerMessage) -> None:
+        # Called inside the client's task, outside the app's context: only post a message.
         source = self.source
-        if isinstance(source, LiveSource) and source.needs_seats(message):
+        seats = isinstance(source, LiveSource) and source.needs_seats(message)
+        self.post_message(self.SourceChanged(seats))
+
+    def on_cloister_app_source_changed(self, event: SourceChanged) -> None:
+        if event.seats:
             self.run_worker(self._refresh_seats(), group="seats")
         # A burst of updates (a bot's turn) is drawn once.
         if not self._redraw_pending:

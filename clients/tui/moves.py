@@ -80,7 +80,10 @@ class MoveList:
             if label in seen:
                 continue  # the same move to a player (interchangeable components)
             seen.add(label)
-            forms = tuple(" ".join(normalise(f)) for f in ui.forms(command, frame))
+            # The label itself is the last typed form: every move can be typed, even one
+            # whose short forms another move shares.
+            typed = [*ui.forms(command, frame), label]
+            forms = tuple(dict.fromkeys(" ".join(normalise(f)) for f in typed))
             raw.append(
                 Move(
                     command,

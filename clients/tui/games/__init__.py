@@ -9,12 +9,14 @@ from __future__ import annotations
 from .base import BOARD_WIDTH, Block, GameUI
 from .high_card import HighCardUI
 from .illumination import IlluminationUI
+from .road import RoadUI
 
 __all__ = ["BOARD_WIDTH", "UIS", "Block", "GameUI", "ui_for"]
 
 UIS: dict[str, GameUI] = {
     "high-card": HighCardUI(),
     "illumination": IlluminationUI(),
+    "road-to-enlightenment": RoadUI(),
 }
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "plural",
     "side_by_side",
     "text",
+    "wrap",
 ]
 
 BOARD_WIDTH = 68
@@ -76,6 +77,28 @@ def side_by_side(*blocks: Sequence[Text], gap: int = 2) -> Block:
             line.append_text(piece)
         line.rstrip()
         out.append(line)
+    return out
+
+
+def wrap(
+    head: str | Text,
+    items: Iterable[str],
+    sep: str = ", ",
+    indent: int = 2,
+    width: int = BOARD_WIDTH,
+) -> Block:
+    """``head`` then ``items`` joined by ``sep``, wrapped at ``width`` with an indent."""
+    line = text((head, "bold")) if isinstance(head, str) else head.copy()
+    out: Block = []
+    xs = list(items)
+    for i, item in enumerate(xs):
+        piece = item + (sep if i < len(xs) - 1 else "")
+        if line.cell_len + len(piece.rstrip()) > width and line.cell_len > indent:
+            line.rstrip()
+            out.append(line)
+            line = text(" " * indent)
+        line.append(piece)
+    out.append(line)
     return out
 
 

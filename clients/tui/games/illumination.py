@@ -132,11 +132,21 @@ def tiles(v: dict[str, Any]) -> Iterator[tuple[dict[str, Any], str, tuple[int, .
                     yield t, "arch", (i, r, c)
 
 
-def find(v: dict[str, Any], tile_id: str) -> tuple[dict[str, Any] | None, str, tuple[int, ...]]:
-    for t, kind, at in tiles(v):
-        if t.get("id") == tile_id:
-            return t, kind, at
-    return None, "", ()
+Found = tuple[dict[str, Any] | None, str, tuple[int, ...]]
+_index: tuple[dict[str, Any] | None, dict[str, Found]] = (None, {})
+
+
+def find(v: dict[str, Any], tile_id: str) -> Found:
+    """The tile with this id and where it is. The index of the last view asked about is
+    kept: a menu asks about the same view once per legal command."""
+    global _index
+    view, index = _index
+    if view is not v:
+        index = {}
+        for t, kind, at in tiles(v):
+            index.setdefault(str(t.get("id")), (t, kind, at))
+        _index = (v, index)
+    return index.get(tile_id, (None, "", ()))
 
 
 def me(v: dict[str, Any]) -> dict[str, Any]:
@@ -175,7 +185,7 @@ def card_name(card: str) -> str:
     """``"R-MOTUS-2"`` → ``"Motus"``; a Crusade ``"CR-REV-DRAGON"`` → ``"Crusade: Dragons"``."""
     parts = str(card).split("-")
     if parts[0] == "CR" and len(parts) >= 3:
-        return f"Crusade against the {parts[-1].capitalize()}s"
+        return f"Crusade: {parts[-1].capitalize()}s"
     for p in parts:
         if p in CARDS:
             return CARDS[p][0]
@@ -212,7 +222,7 @@ class IlluminationUI(GameUI):
         ("pen ran", "send an active tile to the Sheep Pen"),
         (
             "motus 1 3 4 to 2 1 1",
-            "Motus: your tile on Book 1 row 3 column 4 to Book 2 row 1 column 1",
+            "Motus: your tile on Book 1, row 3, column 4 to Book 2, row 1, column 1",
         ),
         ("motus abbot 5", "Motus: the Abbot to station 5"),
         ("mutatio 1 2 3 3", "Mutatio: exchange archways row 1 column 2 and row 3 column 3"),
@@ -378,9 +388,9 @@ class IlluminationUI(GameUI):
         score = (v.get("score_preview") or {}).get(p["side"], 0)
         info = [
             f"coins {p.get('coins', 0)}  items {p.get('items', 0)}/7",
+            f"score {score}  hand {p.get('hand_count', 0)}",
             f"stacks {p.get('stacks_remaining', 0)}  deck {p.get('deck_count', 0)}",
-            f"hand {p.get('hand_count', 0)}  markers {p.get('markers', 0)}",
-            f"Sheep Pen {len(p.get('sheep_pen') or [])}  score {score}",
+            f"Sheep Pen {len(p.get('sheep_pen') or [])}",
         ]
         lines: Block = [head, text("   1   2   3 ", info[0])]
         for r in range(3):
@@ -396,10 +406,13 @@ class IlluminationUI(GameUI):
             lines.append(row)
         tokens = p.get("tokens") or {}
         lines.append(text(" ".join(f"{k} {tokens.get(k, 0)}" for k in RITUALS)))
+        markers = f" · markers {p.get('markers', 0)}"
         if p.get("crusade"):
-            lines.append(text(card_name(p["crusade"])))
+            lines.append(text(card_name(p["crusade"]), markers))
         elif p.get("has_crusade"):
-            lines.append(text(("Crusade card (secret)", "dim")))
+            lines.append(text(("Crusade (secret)", "dim"), markers))
+        else:
+            lines.append(text(markers[3:]))
         monk = p.get("monk")
         if monk:
             track = " ".join(f"{k} {monk.get('track', {}).get(k, 0)}" for k in RITUALS)
