@@ -30,14 +30,18 @@ from protocol import GameCodec
 VIEWS = Path(__file__).resolve().parents[1] / "web" / "views"
 
 # What must never be shown to a player: internal ids of each game and engine words.
-INTERNAL = re.compile(
-    r"\b[RI]\d\d\b"  # Illumination tiles R01, I36
-    r"|\b[RI]-[A-Z]+-\d\b|\bCR-[A-Z]+"  # Illumination cards, Crusades
-    r"|\bre-[A-Z0-9]+\b"  # Road luminaries
-    r"|\b(?:L\d|T\d|H|P)-[A-Z0-9-]+\b|\bANG-\d"  # Campus Galli cards, tasks, sections
-    r"|\bhc-\d\d\b"  # High Card cards
-    r"|\bseat \d\b|\bNone\b|\bTrue\b|\bFalse\b|[{}]"
-)
+COMMON = r"\bseat \d\b|\bNone\b|\bTrue\b|\bFalse\b|[{}]|_[a-z]|\b[A-Z][a-z]+[A-Z][a-z]+\b"
+IDS = {
+    "illumination": r"\b[RI]\d\d\b|\b[RI]-[A-Z]+-\d\b|\bCR-[A-Z]+",  # tiles, cards, Crusades
+    "road-to-enlightenment": r"\bre-[A-Z0-9]+\b|\b[A-Z]{3}\d+\b|pile:",  # luminaries, medallions
+    "campus-galli": r"\b(?:L\d|T\d|H|P)-[A-Z0-9-]+\b|\bANG-\d",  # cards, tasks, sections
+    "high-card": r"\bhc-\d\d\b",
+}
+
+
+def internal(game_type: str) -> re.Pattern[str]:
+    return re.compile(f"{COMMON}|{IDS.get(game_type, 'x^')}")
+
 
 # (type, options, most commands per game, seeds): whole games, a few seeds each.
 GAMES: list[tuple[str, dict[str, Any], int, tuple[int, ...]]] = [
@@ -45,6 +49,10 @@ GAMES: list[tuple[str, dict[str, Any], int, tuple[int, ...]]] = [
     ("illumination", {}, 1000, (1, 2, 3, 4)),
     ("illumination", {"mode": "solo", "side": "irreverent"}, 1000, (5, 6)),
     ("road-to-enlightenment", {"players": 3}, 1500, (1,)),
+    ("campus-galli", {"level": 1, "players": 2}, 800, (1,)),
+    ("campus-galli", {"level": 2, "players": 3}, 800, (2,)),
+    ("campus-galli", {"level": 3, "players": 4}, 800, (3,)),
+    ("campus-galli", {"level": 3, "players": 1, "mode": "cooperative"}, 800, (4,)),
     ("road-to-enlightenment", {"players": 2, "nations": "random"}, 1500, (2,)),
 ]
 
@@ -103,6 +111,7 @@ def playout_frames(name: str, options: dict[str, Any], steps: int, seed: int) ->
 
 def check_frame(frame: Frame) -> None:
     ui = ui_for(frame.game_type)
+    INTERNAL = internal(frame.game_type)
     board = ui.board(frame)
     assert board, "an empty board"
     for line in board:

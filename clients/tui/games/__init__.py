@@ -7,6 +7,7 @@ which lists the view's fields and names commands by their fields (it works for a
 from __future__ import annotations
 
 from .base import BOARD_WIDTH, Block, GameUI
+from .campus_galli import CampusGalliUI
 from .high_card import HighCardUI
 from .illumination import IlluminationUI
 from .road import RoadUI
@@ -17,6 +18,7 @@ UIS: dict[str, GameUI] = {
     "high-card": HighCardUI(),
     "illumination": IlluminationUI(),
     "road-to-enlightenment": RoadUI(),
+    "campus-galli": CampusGalliUI(),
 }
 
 

@@ -364,10 +364,11 @@ class IlluminationUI(GameUI):
                 else:
                     sets.append(f"{sp['size']}={sp['points']}")
             rows.append(sets)
+        left_w = max(rows[0].cell_len, rows[2].cell_len) + 2
         for a, b in ((0, 1), (2, 3)):
             left = rows[a].copy()
-            left.pad_right(32 - left.cell_len)
-            out.append(text("  ").append_text(left).append_text(rows[b]))
+            left.pad_right(left_w - left.cell_len)
+            out.append(text(" ").append_text(left).append_text(rows[b]))
         battle = text(("Battle cards", "bold"))
         for bc in v.get("battle_cards") or []:
             a, b = (FACTIONS.get(x, x) for x in bc.get("factions", ["?", "?"]))
