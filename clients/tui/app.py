@@ -16,6 +16,7 @@ connection layer holds. Moves go through the source (``GameClient.send``: same-i
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -25,6 +26,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Footer, Input, RichLog, Static
 
@@ -183,7 +185,9 @@ class CloisterApp(App[int]):
 
     def redraw(self) -> None:
         self._redraw_pending = False
-        self.show(self.source.frame())
+        # An update that arrives while the app is closing has nothing left to draw on.
+        with contextlib.suppress(NoMatches):
+            self.show(self.source.frame())
 
     def show(self, frame: Frame) -> None:
         """Draw ``frame``: title, sentence, board, log and (when playing) the moves."""
