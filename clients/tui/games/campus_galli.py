@@ -23,10 +23,10 @@ STYLE = {
 }
 SHAPES = {
     "D2": "2-square",
-    "I3": "straight 3-square",
-    "L3": "L-shaped 3-square",
-    "O4": "square 4-square",
-    "T4": "T-shaped 4-square",
+    "I3": "I-shaped",
+    "L3": "L-shaped",
+    "O4": "square",
+    "T4": "T-shaped",
 }
 # The distinct footprints of each shape, in the server's orientation order
 # (docs/games/campus-galli.md, "Orientation"; domain.campus_galli.geometry is the authority).
@@ -80,7 +80,7 @@ def tiles_word(xs: list[str] | None) -> str:
 
 
 def section_name(sid: str | None) -> str:
-    """``"H-Y-L3"`` → ``"yellow L-shaped 3-square section"`` (ids name colour and shape)."""
+    """``"H-Y-L3"`` → ``"yellow L-shaped section"`` (ids name colour and shape)."""
     parts = str(sid).split("-")
     colour = next((COLOURS[p] for p in parts if p in COLOURS), "")
     shape = next((SHAPES[p] for p in parts if p in SHAPES), "")
@@ -112,6 +112,39 @@ def card_name(v: dict[str, Any], cid: str | None) -> str:
     number = c.get("number")
     large = f"/{c['large']}" if c.get("large") else ""
     return f"{humanize(kind)} card {number}{large}" if number is not None else humanize(kind)
+
+
+def shapes_word(xs: list[str] | None) -> str:
+    xs = list(xs or [])
+    return "any shape" if len(xs) >= 5 else join_words((SHAPES.get(x, x) for x in xs), "or")
+
+
+def card_text(v: dict[str, Any], cid: str | None) -> str:
+    """What an action card does, as printed on it."""
+    c = card_info(v, cid)
+    kind = str(c.get("kind", ""))
+    cost = f"; pay {tiles_word(c.get('cost'))}" if c.get("cost") else ""
+    cols = c.get("colours") or []
+    colour = "any colour" if len(cols) >= 4 else join_words((cword(x) for x in cols), "or")
+    match kind:
+        case "red":
+            return f"a {colour} section from the builders' hut{cost}"
+        case "blue":
+            return f"a {shapes_word(c.get('shapes'))} section from the prayer pouch{cost}"
+        case "double":
+            return (
+                f"a {shapes_word(c.get('shapes'))} section: from the pouch at "
+                f"{c.get('number')}, or from the hut at {c.get('large')}"
+            )
+        case "angel":
+            return "any section, free"
+        case "book":
+            return f"produce a book ({cword(c.get('book_tile')) or 'any'} tile){cost}"
+        case "guest":
+            return f"a guest at building {c.get('guest_building')}{cost}"
+        case "unfinished":
+            return f"take an unfinished task{cost}"
+    return ""
 
 
 def task_text(v: dict[str, Any], tid: str | None) -> str:
@@ -237,9 +270,9 @@ class CampusGalliUI(GameUI):
         ]
         out += side_by_side(self._plan(f), self._side(f), gap=1)
         out += self._holding(f)
+        out += self._mine(f)
         out += self._tasks(f)
         out += self._stock(f)
-        out += self._mine(f)
         return out
 
     def _plan(self, f: Frame) -> Block:
@@ -357,11 +390,11 @@ class CampusGalliUI(GameUI):
     def _stock(self, f: Frame) -> Block:
         v = f.view
         hut = [section_short(s) for s in v.get("hut") or []]
-        out = wrap("Hut ", hut) if hut else [text(("Hut ", "bold"), "empty")]
+        out = wrap("Builders' hut ", hut) if hut else [text(("Builders' hut ", "bold"), "empty")]
         bag = v.get("bag") or {}
         shapes = {k: sum(c.values()) for k, c in (bag.get("by_shape") or {}).items()}
         out += wrap(
-            f"Bag {plural(int(bag.get('count', 0)), 'section')}: ",
+            f"Prayer pouch (bag) {plural(int(bag.get('count', 0)), 'section')}: ",
             [f"{k} {n}" for k, n in shapes.items()],
         )
         return out
@@ -374,8 +407,10 @@ class CampusGalliUI(GameUI):
         if not p:
             return []
         out: Block = []
-        if p.get("hand"):
-            out += wrap("Your hand: ", [card_name(v, c) for c in p["hand"]])
+        for c in p.get("hand") or []:
+            line = text(("Your hand: ", "bold"), f"{card_name(v, c)}: {card_text(v, c)}")
+            line.truncate(68, overflow="ellipsis")
+            out.append(line)
         sel = (v.get("selection") or {}).get("mine") or p.get("selected")
         if sel and isinstance(sel, str):
             out.append(text(("Selected: ", "bold"), card_name(v, sel)))
@@ -395,11 +430,12 @@ class CampusGalliUI(GameUI):
         pay = f", paying {tiles_word(cmd['pay'])}" if cmd.get("pay") else ""
         match t:
             case "SelectActionCard":
-                return f"Select {card_name(v, cmd['card'])}"
+                what = card_text(v, cmd["card"])
+                return f"Select {card_name(v, cmd['card'])}" + (f": {what}" if what else "")
             case "ChooseSource":
                 if cmd["source"] == "hut":
-                    return "Act later, at the large number (from the hut)"
-                return "Act now, at the small number (from the bag)"
+                    return "Act later, at the large number (from the builders' hut)"
+                return "Act now, at the small number (from the prayer pouch)"
             case "DeclareBeg":
                 return "Beg instead of paying"
             case "Beg":
@@ -411,7 +447,8 @@ class CampusGalliUI(GameUI):
             case "TakeFromHut":
                 return f"Take the {section_name(cmd['section'])} from the hut{pay}"
             case "DrawFromBag":
-                return f"Draw a {SHAPES.get(cmd['shape'], cmd['shape'])} section from the bag{pay}"
+                shape = SHAPES.get(cmd["shape"], cmd["shape"])
+                return f"Draw a {shape} section from the prayer pouch{pay}"
             case "PlaceSection":
                 no = ", without the master builder" if cmd.get("master_builder") is False else ""
                 return (
@@ -471,7 +508,8 @@ class CampusGalliUI(GameUI):
             case "SpecialBuyFromHut":
                 return f"Buy the {section_name(cmd['section'])} from the hut{pay}"
             case "SpecialBuyFromBag":
-                return f"Buy a {SHAPES.get(cmd['shape'], cmd['shape'])} section from the bag{pay}"
+                shape = SHAPES.get(cmd["shape"], cmd["shape"])
+                return f"Buy a {shape} section from the prayer pouch{pay}"
             case "SpecialRemoveHalt":
                 return f"Remove the construction halt{pay}"
             case "SpecialReconstruct":
