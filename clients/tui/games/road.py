@@ -116,7 +116,8 @@ class RoadUI(GameUI):
     title = "Road to Enlightenment"
     legend = (
         "Stats: Mil military, Pol politics, Wea wealth, Ide ideas, Art art, Sci science,",
-        "Cat Catholicism, Ant Anti-Catholicism ('.' = none). ★ a favorite luminary.",
+        "Cat Catholicism, Ant Anti-Catholicism ('.' = none). ★ a favorite luminary;",
+        "after the stats: the luminary's power (below: what each power does).",
         "Map: each nation's home cities; (held by X) a city another nation controls;",
         "port A/M/B: on the Atlantic, the Mediterranean, the Baltic.",
         "Players: prestige, coins/treasury limit, Science and Art track (* locked), army/navy,",
@@ -293,7 +294,11 @@ class RoadUI(GameUI):
             for cid in hand:
                 c = card(v, cid)
                 star = "★" if c.get("favorite") else " "
-                out.append(text(f"{star}{lum(v, cid)[:24]:<25}", stats_line(c)))
+                power = c.get("power") or {}
+                name = humanize(str(power.get("type", ""))).capitalize() if power else ""
+                if power.get("n"):
+                    name += f" {power['n']}"
+                out.append(text(f"{star}{lum(v, cid)[:24]:<25}", stats_line(c), f" {name[:10]}"))
         return out
 
     def _map(self, f: Frame) -> Block:
