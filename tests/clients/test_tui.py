@@ -315,3 +315,22 @@ async def test_full_screen_commands_need_a_terminal(live_server: Any, tmp_path: 
         assert len(lines) == 1, lines
         assert "needs a terminal" in lines[0] and "--plain" in lines[0]
         assert "\x1b" not in out.decode() + err.decode()  # no escape codes into a pipe
+
+
+async def test_campus_galli_fits_100_by_30(live_server: Any) -> None:
+    url = live_server.url
+    async with Api(url) as api:
+        game = await api.create_game("campus-galli", {"players": 2}, seed="tui-cg")
+        gid = game["id"]
+        _, token = await api.join(gid, "ann", 0)
+        await api.add_bot(gid, 1, "greedy")
+    async with live_app(url, gid, token, "play") as (app, pilot, client):
+        await until(pilot, lambda: client.my_turn)
+        await until(pilot, lambda: app.frame is not None and app.frame.version == client.version)
+        await assert_fits(pilot, "selects an action card", "Players", " 1 2 3 4 5 6 7 8 9 0 1",
+                          "14 ", "Buildings", "Your move")  # fmt: skip
+        move = next(m for m in app.moves if m.command["type"] == "SelectActionCard")
+        before = client.version
+        await press(pilot, *keys_for(move.code), "enter")
+        await until(pilot, lambda: client.version > before, 30)
+        await assert_fits(pilot, f"Done: {move.label}")

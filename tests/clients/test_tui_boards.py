@@ -187,3 +187,12 @@ def test_north_player_sees_books_turned_round() -> None:
     assert "Book 3, row 1, column 1" in m.label
     first_line = ui.board(frame)[0].plain
     assert first_line.index("Book 1") < first_line.index("Book 3")
+
+
+def test_docs_list_every_typed_move_of_every_game() -> None:
+    """docs/cli.md shows each game's typed-move table as the help does (no drift)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
+    for name, ui in UIS.items():
+        assert f"(`{name}`)" in doc, name
+        for example, what in ui.syntax:
+            assert f"| `{example}` | {what} |" in doc, (name, example)
