@@ -34,6 +34,7 @@ from protocol import Rejected, ServerMessage
 
 from .frame import Frame, log_lines
 from .games import GameUI, ui_for
+from .games.base import breakdown
 from .moves import Move, MoveList
 from .source import LiveSource, ReplaySource
 from .widgets import ConfirmScreen, HelpScreen, MoveInput, MovesScreen
@@ -197,7 +198,8 @@ class CloisterApp(App[int]):
         self.moves = MoveList.build(self.ui, frame) if frame.my_turn else MoveList(())
         self.query_one("#title", Static).update(self._title(frame))
         self.query_one("#status", Static).update(self._status(frame))
-        board = Text("\n", no_wrap=True, overflow="crop").join(self.ui.board(frame))
+        lines = (breakdown(frame) if frame.finished else []) + self.ui.board(frame)
+        board = Text("\n", no_wrap=True, overflow="crop").join(lines)
         board.no_wrap = True
         self.query_one("#board", Static).update(board)
         self._draw_log(frame, replace=old is None or self.mode == "replay")

@@ -22,6 +22,7 @@ from protocol import GameOverMessage, Rejected, Update, Welcome
 from ..client import Api, GameClient
 from .frame import Frame, log_lines
 from .games import ui_for
+from .games.base import breakdown
 from .moves import Move, MoveList
 from .source import LiveSource, ReplaySource
 
@@ -59,7 +60,8 @@ class LineReader:
 
 
 def board_text(frame: Frame) -> str:
-    return "\n".join("  " + line.plain.rstrip() for line in ui_for(frame.game_type).board(frame))
+    lines = (breakdown(frame) if frame.finished else []) + ui_for(frame.game_type).board(frame)
+    return "\n".join("  " + line.plain.rstrip() for line in lines)
 
 
 def log_line(version: int, sentence: str) -> str:
@@ -197,7 +199,10 @@ class PlainPlayer:
             reply = await c.send(command)
             if isinstance(reply, Rejected):
                 out(f"Refused ({reply.code}): {reply.message}")
-        out(f"\nGame over. {ui_for(c.game_type).status(self.source.frame())}")
+        f = self.source.frame()
+        out(f"\nGame over. {ui_for(c.game_type).status(f)}")
+        for row in breakdown(f):
+            out("  " + row.plain.rstrip())
         return 0
 
 

@@ -170,7 +170,7 @@ async def test_illumination_duel_against_a_bot_by_keys(live_server: Any) -> None
             sent += 1
             assert sent < 400, "the duel does not end"
         await until(pilot, lambda: app.frame is not None and app.frame.finished, 10)
-        await assert_fits(pilot, "The game is over")
+        await assert_fits(pilot, "The game is over", "Final score")
         assert by_menu > 3
         result = client.result or {}
     async with Api(url) as api:

@@ -196,3 +196,18 @@ def test_docs_list_every_typed_move_of_every_game() -> None:
         assert f"(`{name}`)" in doc, name
         for example, what in ui.syntax:
             assert f"| `{example}` | {what} |" in doc, (name, example)
+
+
+def test_final_breakdown_is_shown_category_by_category() -> None:
+    from clients.tui.games.base import breakdown
+
+    result = {"summary": "Ann (Player 1) wins with 19", "breakdown": [
+        {"name": "Ann (Player 1)", "seat": 0, "total": 19,
+         "lines": [{"label": "Rounds won", "points": 19, "detail": ""}]},
+        {"name": "Bob (Player 2)", "seat": 1, "total": 5,
+         "lines": [{"label": "Rounds won", "points": 5, "detail": ""}]}]}  # fmt: skip
+    f = Frame("g", "high-card", "watch", 9, None, (), (), "finished", None, (), result)
+    lines = [x.plain for x in breakdown(f)]
+    assert "Ann (Player 1): 19  Rounds won 19" in lines
+    assert "Bob (Player 2): 5  Rounds won 5" in lines
+    assert ui_for("high-card").status(f) == "The game is over: Ann (Player 1) wins with 19."

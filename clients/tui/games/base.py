@@ -24,6 +24,7 @@ __all__ = [
     "Block",
     "GameUI",
     "block_width",
+    "breakdown",
     "humanize",
     "join_words",
     "pad",
@@ -117,6 +118,22 @@ def join_words(items: Iterable[str], last: str = "and") -> str:
     if len(xs) <= 1:
         return "".join(xs)
     return f"{', '.join(xs[:-1])} {last} {xs[-1]}"
+
+
+def breakdown(f: Frame) -> Block:
+    """The end of the game: the result's score breakdown, player by player, category by
+    category as the rulebook scores it (``Result.breakdown``)."""
+    result = f.result or {}
+    rows = result.get("breakdown") or []
+    if not rows or not isinstance(rows, list) or not isinstance(rows[0], dict):
+        return []
+    out: Block = [text(("Final score", "bold underline"))]
+    for row in rows:
+        head = text((f"{row.get('name', '')}: {row.get('total', 0)}", "bold"), "  ")
+        parts = [f"{x.get('label')} {x.get('points')}" for x in row.get("lines") or []]
+        out += wrap(head, parts, sep=" · ", indent=4)
+    out.append(text())
+    return out
 
 
 class GameUI:
