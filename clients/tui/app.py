@@ -118,7 +118,8 @@ class CloisterApp(App[int]):
         self._logged = 0
         self._redraw_pending = False
         self._unsubscribe: Any = None
-        self._busy = False
+        self._target = 0
+        """Replay: the version the keys asked for (shown once its view is fetched)."""
 
     # -- layout ---------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -344,16 +345,21 @@ class CloisterApp(App[int]):
         self.query_one("#message", Static).update(Text(text, style=style))
 
     # -- replay ---------------------------------------------------------------------------------
-    @work(exclusive=True, group="replay")
-    async def step_to(self, version: int) -> None:
+    def step_to(self, version: int) -> None:
+        """Show the replay at ``version``. The target moves at once, key by key; only the
+        newest target's view is fetched (a quicker key cancels the fetch before it)."""
         if not isinstance(self.source, ReplaySource):
             return
-        frame = await self.source.goto(version)
-        self.show(frame)
+        self._target = max(0, min(version, self.source.last))
+        self._fetch(self._target)
+
+    @work(exclusive=True, group="replay")
+    async def _fetch(self, version: int) -> None:
+        if isinstance(self.source, ReplaySource):
+            self.show(await self.source.goto(version))
 
     def action_step(self, delta: int) -> None:
-        if isinstance(self.source, ReplaySource):
-            self.step_to(self.source.version + delta)
+        self.step_to(self._target + delta)
 
     def action_go_to(self, where: str) -> None:
         if isinstance(self.source, ReplaySource):
@@ -363,7 +369,7 @@ class CloisterApp(App[int]):
         """To the previous/next version that has a log line (skipping bookkeeping)."""
         if not isinstance(self.source, ReplaySource):
             return
-        now = self.source.version
+        now = self._target
         said = [v for v, _ in log_lines(self.source.events)]
         later = [v for v in said if v > now] if direction > 0 else [v for v in said if v < now]
         if later:
