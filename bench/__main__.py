@@ -1,7 +1,21 @@
-"""``python -m bench``: Cloister's command round trip and throughput next to a measured floor.
+"""``python -m bench``: Cloister next to boardgame.io and Colyseus, rebuild speed, memory.
 
-What it does (all against the real Redis at ``REDIS_URL``, default 127.0.0.1:6379, under a
-fresh key prefix that is deleted at the end):
+One run measures, in this order (``--no-peers`` skips the first part):
+
+* the peer comparison (``bench/peers.py``): the same closed-loop load against Cloister (one
+  and two workers, durable on a benchmark-owned Redis with AOF), boardgame.io 0.50.2 and
+  Colyseus 0.18, installed from npm outside the repository; the swap game (``bench/
+  swapgame.py``) with 1 and 100 matches, Illumination duel on Cloister, one match with 100
+  spectators; rounds interleave the targets, the report takes medians;
+* rebuild (``bench/rebuild.py``): a 7-player long Road game and a 4-player Campus Galli level
+  III game loaded by a fresh node, with and without a snapshot;
+* idle memory: KB per idle WebSocket connection of a fresh Cloister process.
+
+The last line printed is one JSON object with the results. ``--floor`` runs instead the older
+comparison with a floor server, described below.
+
+The floor comparison (all against the real Redis at ``REDIS_URL``, default 127.0.0.1:6379,
+under a fresh key prefix that is deleted at the end):
 
 1. Starts two server processes with the same uvicorn WebSocket settings as ``cloister
    serve``: Cloister itself, and the *floor*, a bare Starlette WebSocket endpoint that
@@ -245,14 +259,14 @@ async def idle_memory(prefix: str, n: int) -> dict[str, float]:
         url = f"{ws_base(server.url)}/api/games/{gid}/ws"
         # One connection first, so one-off allocations (imports, the game record, the first
         # welcome) are not charged to the idle connections.
-        first = await open_sock(url, {"type": "hello", "v": 1, "token": None, "since": None})
+        first = await open_sock(url, {"type": "hello", "v": 2, "token": None, "since": None})
         await asyncio.sleep(1.0)
         before = server.rss_kb()
         sem = asyncio.Semaphore(50)
 
         async def one() -> Any:
             async with sem:
-                return await open_sock(url, {"type": "hello", "v": 1, "token": None, "since": None})
+                return await open_sock(url, {"type": "hello", "v": 2, "token": None, "since": None})
 
         socks = await asyncio.gather(*(one() for _ in range(n)))
         await asyncio.sleep(1.5)
@@ -281,7 +295,7 @@ def table(rows: Sequence[tuple[str, ...]]) -> str:
     return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
 
 
-async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+async def floor_comparison(args: argparse.Namespace) -> dict[str, Any]:
     prefix = f"bench-{uuid.uuid4().hex[:8]}"
     cloister = ServerProcess("cloister", prefix)
     floor = ServerProcess("floor", prefix)
@@ -416,22 +430,164 @@ def say(text: str) -> None:
     print(text, flush=True)
 
 
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    import tempfile
+
+    from .peers import BenchRedis, measure
+    from .rebuild import rebuild_rates
+
+    started = time.perf_counter()
+    result: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d"),
+        "load_avg_1m_start": round(os.getloadavg()[0], 2),
+    }
+    with tempfile.TemporaryDirectory(prefix="cloister-bench-") as scratch:
+        redis = BenchRedis(Path(scratch) / "redis")
+        try:
+            await redis.ready()
+            if not args.no_peers:
+                result["peers"] = await measure(args, say, redis)
+            result["rebuild"] = await rebuild_rates(redis.url, args.rebuild_reps)
+        finally:
+            redis.stop()
+    idle = await idle_memory(f"bench-idle-{uuid.uuid4().hex[:8]}", args.idle)
+    result["idle_conn_kb"] = round(idle["kb_per_conn"], 1)
+    result["idle_base_mb"] = round(idle["base_mb"], 1)
+    result["wall_s"] = round(time.perf_counter() - started, 1)
+    result["load_avg_1m_end"] = round(os.getloadavg()[0], 2)
+    report(result)
+    return result
+
+
+def report(result: dict[str, Any]) -> None:
+    """The tables and the targets of issue 15, in words."""
+    peers = result.get("peers")
+    if peers:
+        rows: list[tuple[str, ...]] = [
+            ("scenario", "server", "moves/s", "p50 ms", "p99 ms", "server µs/move",
+             "+redis µs", "B/update", "RSS MB"),
+        ]  # fmt: skip
+        for scenario, by_target in peers.items():
+            if scenario == "spectators":
+                continue
+            for name, r in by_target.items():
+                rows.append(
+                    (
+                        scenario,
+                        name,
+                        f"{r['moves_per_s']:.0f}",
+                        f"{r['p50_ms']:.2f}",
+                        f"{r['p99_ms']:.2f}",
+                        f"{r['server_cpu_us']:.0f}",
+                        f"{r['redis_cpu_us']:.0f}" if name.startswith("cloister") else "",
+                        f"{r['bytes_per_update']:.0f}",
+                        f"{r['rss_mb']:.0f}",
+                    )
+                )
+        say("")
+        say(table(rows))
+        spect = peers.get("spectators", {})
+        if spect:
+            say("")
+            say(
+                table(
+                    [("100 spectators", "p50 ms", "p99 ms")]
+                    + [(n, f"{r['p50_ms']:.2f}", f"{r['p99_ms']:.2f}") for n, r in spect.items()]
+                )
+            )
+        say("")
+        for line in targets(result):
+            say(line)
+    say("")
+    for label, r in result["rebuild"].items():
+        say(
+            f"rebuild {label} ({r['events']} events): {r['snapshot_events_per_s']:,.0f} events/s "
+            f"with its snapshot, {r['cold_events_per_s']:,.0f} cold; orjson alone "
+            f"{r['orjson_events_per_s']:,.0f}/s (CPU-time rates: "
+            f"{r['snapshot_cpu_events_per_s']:,.0f} / {r['cold_cpu_events_per_s']:,.0f})"
+        )
+    say(f"idle: {result['idle_conn_kb']} KB per idle connection (base {result['idle_base_mb']} MB)")
+
+
+def targets(result: dict[str, Any]) -> list[str]:
+    """Issue 15's targets against this run's medians (ratios to boardgame.io)."""
+    p = result["peers"]
+    out = []
+
+    def get(scenario: str, name: str, key: str) -> float:
+        return float(p[scenario][name][key])
+
+    bg = "boardgame.io"
+    for cl in ("cloister", "cloister-2w"):
+        ratio = get("swap-100", cl, "moves_per_s") / get("swap-100", bg, "moves_per_s")
+        cpu = get("swap-100", cl, "server_cpu_us") / get("swap-100", bg, "server_cpu_us")
+        cpu_r = (get("swap-100", cl, "server_cpu_us") + get("swap-100", cl, "redis_cpu_us")) / get(
+            "swap-100", bg, "server_cpu_us"
+        )
+        out.append(
+            f"{cl}: swap game, 100 matches: {ratio:.2f}x boardgame.io's moves/s (target >= 1.6: "
+            f"{'met' if ratio >= 1.6 else 'NOT met'}); server CPU per move {cpu:.2f}x (target "
+            f"<= 0.6: {'met' if cpu <= 0.6 else 'NOT met'}; with Redis's {cpu_r:.2f}x)"
+        )
+        illum = get("illumination-100", cl, "moves_per_s") / get("swap-100", bg, "moves_per_s")
+        out.append(
+            f"{cl}: Illumination, 100 matches: {illum:.2f}x the moves/s boardgame.io reaches "
+            f"on its own game (target >= 1.0: {'met' if illum >= 1.0 else 'NOT met'})"
+        )
+    median = get("illumination-100", "cloister", "median_update_bytes")
+    out.append(
+        f"median Illumination update: {median:.0f} bytes (target <= 1536: "
+        f"{'met' if median <= 1536 else 'NOT met'})"
+    )
+    s = p["spectators"]
+    sp = s["cloister"]["p99_ms"] / s[bg]["p99_ms"]
+    out.append(
+        f"a move to the last of 100 spectators, p99: {s['cloister']['p99_ms']:.2f} ms, "
+        f"{sp:.2f}x boardgame.io's (target <= 1.0: {'met' if sp <= 1.0 else 'NOT met'})"
+    )
+    idle = result.get("idle_conn_kb")
+    if idle is not None:
+        out.append(
+            f"idle connection: {idle} KB (target <= 30: {'met' if idle <= 30 else 'NOT met'})"
+        )
+    co = "colyseus"
+    out.append(
+        f"Colyseus, swap game, 100 matches: {get('swap-100', co, 'moves_per_s'):.0f} moves/s, "
+        f"{get('swap-100', co, 'server_cpu_us'):.0f} µs CPU/move, "
+        f"{get('swap-100', co, 'bytes_per_update'):.0f} B/update (the next mark)"
+    )
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
-    p.add_argument("--games", type=int, default=32, help="concurrent games (default 32)")
-    p.add_argument("--duration", type=float, default=5.0, help="seconds per window")
-    p.add_argument("--reps", type=int, default=3)
-    p.add_argument("--rebuild-events", type=int, default=20_000)
+    p.add_argument("--reps", type=int, default=3, help="rounds (each runs every target once)")
+    p.add_argument("--duration", type=float, default=6.0, help="seconds per timing window")
+    p.add_argument("--warmup", type=float, default=1.0, help="seconds before each window")
+    p.add_argument("--per-lane-100", type=int, default=3, help="matches per lane at 100")
+    p.add_argument("--per-lane-1", type=int, default=60, help="matches per lane at 1")
+    p.add_argument("--spectators", type=int, default=100)
+    p.add_argument("--spectator-moves", type=int, default=200)
+    p.add_argument("--rebuild-reps", type=int, default=5)
     p.add_argument("--idle", type=int, default=500, help="idle connections for memory")
-    p.add_argument("--profile", metavar="FILE", help="py-spy the server (collapsed stacks)")
+    p.add_argument("--no-peers", action="store_true", help="skip the peer comparison")
+    p.add_argument("--peers-dir", default=None, help="where npm installs the peers")
+    p.add_argument("--floor", action="store_true", help="run the older floor comparison")
+    p.add_argument("--games", type=int, default=32, help="--floor: concurrent games")
+    p.add_argument("--rebuild-events", type=int, default=20_000, help="--floor: rebuild size")
+    p.add_argument("--profile", metavar="FILE", help="--floor: py-spy the server")
     args = p.parse_args()
+    if args.peers_dir is None:
+        from .peers import default_peers_dir
+
+        args.peers_dir = str(default_peers_dir())
     try:
         import uvloop
 
         uvloop.install()  # the servers run on uvloop too (uvicorn's "auto")
     except ImportError:
         pass
-    result = asyncio.run(main_async(args))
+    result = asyncio.run(floor_comparison(args) if args.floor else main_async(args))
     print(orjson.dumps(result).decode(), flush=True)
 
 

@@ -19,6 +19,8 @@ import httpx
 import orjson
 from websockets.asyncio.client import ClientConnection, connect
 
+from protocol import expand_legal
+
 WS_OPTS: dict[str, Any] = {
     "max_size": 1 << 20,
     "compression": None,
@@ -71,7 +73,8 @@ class Sock:
                 kind = msg["type"]
                 if kind in ("update", "welcome"):
                     self.version = msg["version"]
-                    self.legal = msg["legal"]
+                    if "legal" in msg:  # compact, and only when it changed
+                        self.legal = expand_legal(msg["legal"])
                     self.to_act = msg["to_act"]
                     self.finished = msg["status"] == "finished"
                     if kind == "welcome":
@@ -197,7 +200,7 @@ async def connect_games(base: str, games: list[PreparedGame], concurrency: int =
         async with sem:
             url = f"{ws_base(base)}/api/games/{g.game_id}/ws"
             g.socks = [
-                await open_sock(url, {"type": "hello", "v": 1, "token": t, "since": None})
+                await open_sock(url, {"type": "hello", "v": 2, "token": t, "since": None})
                 for t in g.tokens
             ]
 

@@ -1,11 +1,14 @@
-"""The benchmark's server processes: ``python -m bench.serve {cloister,floor} PORT PREFIX``.
+"""The benchmark's server processes:
+``python -m bench.serve {cloister,floor} PORT PREFIX [WORKERS]``.
 
 Both run on uvicorn with exactly the WebSocket settings of ``cloister serve`` (sansio, no
 permessage-deflate, 1 MiB frames), each in its own process so the benchmark's client CPU
 does not steal from them.
 
-* ``cloister``: the real app (``server.create_app``) against the given Redis and prefix.
+* ``cloister``: the real app (``server.create_app``) against the given Redis and prefix,
+  with the benchmark's swap game registered besides the real ones (``bench.swapgame``).
   Per-connection rate limiting is lifted: a benchmark game sends faster than a person.
+  ``WORKERS`` > 1 runs that many processes on the port, as ``cloister serve --workers``.
 * ``floor``: a bare Starlette WebSocket endpoint that decodes each message (orjson), does
   one XADD through redis-py (a BlockingConnectionPool, as the store uses) and sends a 1 KB
   reply. The least any command round trip on this stack can cost.
@@ -91,23 +94,63 @@ def floor_app(prefix: str) -> Starlette:
     )
 
 
-def cloister_app(prefix: str) -> Any:
-    from server import Settings, create_app
+def cloister_settings(prefix: str) -> Any:
+    from server import Settings
 
-    settings = Settings(
+    return Settings(
         redis_url=REDIS_URL,
         key_prefix=prefix,
         bot_delay=0.0,
         rate_per_second=1e9,
         rate_burst=1_000_000,
     )
-    return create_app(settings)
+
+
+def cloister_app(prefix: str) -> Any:
+    from server import create_app
+
+    from .swapgame import bench_registry
+
+    return create_app(cloister_settings(prefix), bench_registry())
+
+
+def worker_app() -> Any:
+    """One worker of a multi-process benchmark server (the prefix comes by environment)."""
+    return cloister_app(os.environ["CLOISTER_BENCH_PREFIX"])
 
 
 def main() -> None:
     kind, port, prefix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    workers = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    if kind == "cloister" and workers > 1:
+        from uvicorn.supervisors import Multiprocess
+
+        os.environ["CLOISTER_BENCH_PREFIX"] = prefix
+        ref = uvicorn_config(None, port)
+        config = uvicorn.Config(
+            "bench.serve:worker_app",
+            factory=True,
+            workers=workers,
+            **{k: getattr(ref, k) for k in _SHARED},
+        )
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        return
     app = cloister_app(prefix) if kind == "cloister" else floor_app(prefix)
     uvicorn.Server(uvicorn_config(app, port)).run()
+
+
+_SHARED = (
+    "host",
+    "port",
+    "ws",
+    "ws_per_message_deflate",
+    "ws_max_size",
+    "lifespan",
+    "log_level",
+    "access_log",
+    "backlog",
+    "timeout_keep_alive",
+)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import sys
-import threading
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,9 +23,8 @@ from typing import Any, NoReturn, TextIO
 
 import orjson
 
-from protocol import GameOverMessage, Rejected, Update, Welcome, WireEvent
-
-from .client import Api, ApiError, CloisterError, GameClient, ServerUnreachable
+from . import tui
+from .client import Api, ApiError, CloisterError, ServerUnreachable
 
 __all__ = ["main"]
 
@@ -41,44 +39,6 @@ def out(*parts: Any, file: TextIO | None = None) -> None:
 
 def err(message: str) -> None:
     out(f"cloister: {message}", file=sys.stderr)
-
-
-def compact(value: Any) -> str:
-    return orjson.dumps(value).decode()
-
-
-def render_command(command: dict[str, Any]) -> str:
-    """``{"type": "PlayCard", "card": "hc-08"}`` → ``PlayCard card=hc-08``."""
-    fields = " ".join(
-        f"{k}={v if isinstance(v, str) else compact(v)}" for k, v in command.items() if k != "type"
-    )
-    return f"{command.get('type', '?')} {fields}".rstrip()
-
-
-def render_view(view: Any, indent: str = "  ") -> str:
-    """A generic rendering of any game's view: one line per top-level field.
-
-    Games differ too much for one board drawing; their views are JSON objects whose field
-    names are readable, so ``name: compact JSON`` is legible for all of them.
-    """
-    if view is None:
-        return f"{indent}(no view: the game has not started)"
-    if not isinstance(view, dict):
-        return indent + compact(view)
-    width = max((len(str(k)) for k in view), default=0)
-    return "\n".join(f"{indent}{str(k).ljust(width)}  {compact(v)}" for k, v in view.items())
-
-
-def render_event(e: WireEvent | dict[str, Any]) -> str:
-    if isinstance(e, dict):
-        version, type_, text = e["version"], e["type"], e.get("text", "")
-    else:
-        version, type_, text = e.version, e.type, e.text
-    return f"  [{version:>4}] {text or type_}"
-
-
-def seat_names(to_act: Sequence[int]) -> str:
-    return ", ".join(f"seat {s}" for s in to_act) or "nobody"
 
 
 # -- token store ----------------------------------------------------------------------------
@@ -176,7 +136,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     # permessage-deflate, 1 MiB frames, lifespan on (see the performance notes). It binds
     # the port and locks the data folder before anything starts.
     try:
-        serve(settings, args.host, args.port, args.log_level, on_ready=ready)
+        serve(settings, args.host, args.port, args.workers, args.log_level, on_ready=ready)
     except (ServeError, FolderBusy) as exc:
         raise CloisterError(str(exc)) from None
     return 0
@@ -257,245 +217,33 @@ async def cmd_join(args: argparse.Namespace) -> int:
     return 0
 
 
-class LineReader:
-    """stdin lines as an asyncio queue, read by a daemon thread.
-
-    A thread (not ``connect_read_pipe``) because stdin may be a terminal, a pipe or a file,
-    and the blocking read must not stop the updates. ``None`` marks end of input.
-    """
-
-    def __init__(self, stream: TextIO) -> None:
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        loop = asyncio.get_running_loop()
-
-        def pump() -> None:
-            while True:
-                try:
-                    line = stream.readline()
-                except (OSError, ValueError):
-                    line = ""
-                with contextlib.suppress(RuntimeError):  # loop closed: we are exiting
-                    loop.call_soon_threadsafe(self.queue.put_nowait, line or None)
-                if not line:
-                    return
-
-        threading.Thread(target=pump, daemon=True, name="cloister-stdin").start()
-
-
-HELP = """\
-  1..N        send the numbered legal command
-  {json}      send a command written as JSON, e.g. {"type": "Draw"}
-  NAME        send the only legal command of that type (e.g. draw)
-  say TEXT    tell the table TEXT (chat: outside the rules, never binding)
-  v           show the view again        l  show the whole event log
-  q           leave (the game goes on without you)"""
-
-
-class Player:
-    """The terminal client behind ``cloister play``."""
-
-    def __init__(self, client: GameClient, lines: LineReader) -> None:
-        self.client = client
-        self.lines = lines
-        self.shown_version = -1
-        self.printed_upto = 0
-
-    def print_new_events(self) -> None:
-        for e in self.client.events:
-            if e.version > self.printed_upto:
-                out(render_event(e))
-        if self.client.events:
-            self.printed_upto = max(self.printed_upto, self.client.events[-1].version)
-
-    def show_turn(self) -> None:
-        c = self.client
-        out(f"\n-- version {c.version}, {c.status}; to act: {seat_names(c.to_act)} --")
-        out(render_view(c.view))
-        if c.my_turn:
-            out("Your move:")
-            for i, cmd in enumerate(c.legal, 1):
-                out(f"  {i:>2}. {render_command(cmd)}")
-        elif c.seat is not None and c.seat in c.to_act:
-            out("You are to act but have no legal command.")
-        elif c.status == "open":
-            out("Waiting for the other seats to be taken …")
-        else:
-            out(f"Waiting for {seat_names(c.to_act)} …")
-
-    def choose(self, line: str) -> dict[str, Any] | str:
-        """A command to send, or a message to show instead."""
-        text = line.strip()
-        legal = self.client.legal
-        if text.isdigit():
-            n = int(text)
-            if 1 <= n <= len(legal):
-                return legal[n - 1]
-            return f"choose a number from 1 to {len(legal)}"
-        if text.startswith("{"):
-            try:
-                command = orjson.loads(text)
-            except orjson.JSONDecodeError as exc:
-                return f"not valid JSON: {exc}"
-            if not isinstance(command, dict) or "type" not in command:
-                return 'a command is a JSON object with a "type", e.g. {"type": "Draw"}'
-            return command
-        matches = [c for c in legal if str(c.get("type", "")).lower() == text.lower()]
-        if len(matches) == 1:
-            return matches[0]
-        if matches:
-            return f"{len(matches)} commands are called {text}: choose by number"
-        return f"unknown input {text!r}; type ? for help"
-
-    async def run(self) -> int:
-        c = self.client
-        out(f"Game {c.game_id} ({c.game_type}); you are seat {c.seat}")
-        while True:
-            if c.version != self.shown_version:
-                self.print_new_events()
-                if c.finished:
-                    break
-                self.show_turn()
-                self.shown_version = c.version
-            if not c.my_turn:
-                await c.next_update()
-                continue
-            # Wait for a line, but keep printing updates that arrive meanwhile (another
-            # seat's simultaneous move changes the view and maybe our options).
-            line_task = asyncio.ensure_future(self.lines.queue.get())
-            update_task = asyncio.ensure_future(c.next_update())
-            done, _ = await asyncio.wait(
-                {line_task, update_task}, return_when=asyncio.FIRST_COMPLETED
-            )
-            update_task.cancel()
-            if line_task not in done:
-                line_task.cancel()
-                if c.closed:
-                    raise CloisterError("the connection to the server ended")
-                continue
-            line = line_task.result()
-            if line is None:
-                out("End of input: leaving the game (it goes on without you).")
-                return 0
-            text = line.strip()
-            if not text:
-                self.shown_version = -1
-                continue
-            if text in ("q", "quit", "exit"):
-                out("Leaving the game (it goes on without you).")
-                return 0
-            if text in ("?", "h", "help"):
-                out(HELP)
-                continue
-            if text in ("v", "view"):
-                self.shown_version = -1
-                continue
-            if text in ("l", "log"):
-                for e in c.events:
-                    out(render_event(e))
-                continue
-            if text.lower().startswith("say "):
-                said = await c.chat(text[4:])
-                if isinstance(said, Rejected):
-                    out(f"Not said ({said.code}): {said.message}")
-                continue
-            choice = self.choose(text)
-            if isinstance(choice, str):
-                out(choice)
-                continue
-            reply = await c.send(choice)
-            if isinstance(reply, Rejected):
-                out(f"Rejected ({reply.code}): {reply.message}")
-        result = c.result or {}
-        out(f"\nGame over. {result.get('summary', '')}  scores: {result.get('scores')}")
-        return 0
-
-
+# -- play, watch, replay: the terminal UI (clients/tui) ------------------------------------
 async def cmd_play(args: argparse.Namespace) -> int:
     token = resolve_token(args)
     if token is None:
         raise CloisterError(
             f"no token for game {args.game} on {args.server}: run `cloister join` or pass --token"
         )
-    lines = LineReader(sys.stdin)
-    # since=0: the welcome brings the whole log (as this seat may see it) to show.
-    async with GameClient(args.server, args.game, token, since=0) as client:
-        return await Player(client, lines).run()
+    if args.plain:
+        return await tui.plain.plain_play(args.server, args.game, token)
+    tui.run.needs_terminal("play")
+    return await tui.run.play(args.server, args.game, token)
 
 
 async def cmd_watch(args: argparse.Namespace) -> int:
     token = resolve_token(args) if args.token else None
-    since = 0 if args.history else None
-    async with GameClient(args.server, args.game, token, since=since) as client:
-        out(f"Watching {client.game_id} ({client.game_type}) at version {client.version}")
-        for e in client.events:
-            out(render_event(e))
-        out(render_view(client.view))
-        if client.finished:
-            out("The game is over.")
-            return 0
-        out(f"to act: {seat_names(client.to_act)}")
-        async for msg in client.updates():
-            if isinstance(msg, Update | Welcome):
-                for e in msg.events:
-                    out(render_event(e))
-                out(f"-- version {msg.version}; to act: {seat_names(msg.to_act)}")
-                if args.views:
-                    out(render_view(msg.view))
-            elif isinstance(msg, GameOverMessage):
-                result = msg.result
-                out(f"Game over. {result.get('summary', '')}  scores: {result.get('scores')}")
-                return 0
-    return 0
+    if args.plain:
+        return await tui.plain.plain_watch(args.server, args.game, token, args.history, args.views)
+    tui.run.needs_terminal("watch")
+    return await tui.run.watch(args.server, args.game, token)
 
 
 async def cmd_replay(args: argparse.Namespace) -> int:
     token = resolve_token(args)
-    async with Api(args.server) as api:
-        log = await api.events(args.game, token)
-        events: list[dict[str, Any]] = log["events"]
-        last = int(log["version"])
-        out(f"Replay of {args.game}: {last} events, audience {log['audience']}")
-
-        async def show(version: int) -> None:
-            at = await api.view_at(args.game, version, token)
-            out(f"\n== version {version}/{last}; to act: {seat_names(at['to_act'])}")
-            for e in events:
-                if e["version"] == version:
-                    out(render_event(e))
-            out(render_view(at["view"]))
-
-        if args.to is not None:
-            target = max(0, min(args.to, last))
-            for e in events:
-                if e["version"] <= target:
-                    out(render_event(e))
-            await show(target)
-            return 0
-        lines = LineReader(sys.stdin)
-        current = 0
-        await show(current)
-        while True:
-            out("[n]ext [p]rev [f]irst [l]ast, a version number, or [q]uit")
-            line = await lines.queue.get()
-            if line is None:
-                return 0
-            text = line.strip().lower()
-            if text in ("q", "quit"):
-                return 0
-            if text in ("", "n", "next"):
-                current = min(last, current + 1)
-            elif text in ("p", "prev"):
-                current = max(0, current - 1)
-            elif text in ("f", "first"):
-                current = 0
-            elif text in ("l", "last"):
-                current = last
-            elif text.isdigit():
-                current = min(last, int(text))
-            else:
-                out(f"unknown key {text!r}")
-                continue
-            await show(current)
+    if args.plain or args.to is not None:
+        return await tui.plain.plain_replay(args.server, args.game, token, args.to)
+    tui.run.needs_terminal("replay")
+    return await tui.run.replay(args.server, args.game, token)
 
 
 async def cmd_export(args: argparse.Namespace) -> int:
@@ -637,6 +385,14 @@ def count(raw: str) -> int:
     return value
 
 
+def positive(raw: str) -> int:
+    """A whole number ≥ 1."""
+    value = count(raw)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def port(raw: str) -> int:
     value = count(raw)
     if not 0 < value < 65536:
@@ -687,6 +443,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument(
         "--log-level", choices=LOG_LEVELS, default="info", help="server log level (%(default)s)"
     )
+    s.add_argument(
+        "--workers", type=positive, default=1, metavar="N", help="N server processes on the port"
+    )
 
     sub.add_parser("types", help="list the game types")
     s = sub.add_parser("games", help="list games")
@@ -707,21 +466,27 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--name", type=name, required=True)
     s.add_argument("--seat", type=count)
 
-    s = sub.add_parser("play", help="play in the terminal")
+    plain = "line by line instead of full-screen (for pipes, scripts and screen readers)"
+    s = sub.add_parser("play", help="play in the terminal (full-screen)")
     s.add_argument("game", type=game_id)
     s.add_argument("--token", type=token, help="seat token (default: the one saved by `join`)")
     s.add_argument("--seat", type=count, help="which saved seat, if you joined several")
+    s.add_argument("--plain", action="store_true", help=plain)
 
-    s = sub.add_parser("watch", help="spectate: print updates as they come")
+    s = sub.add_parser("watch", help="spectate a game as it is played (full-screen)")
     s.add_argument("game", type=game_id)
     s.add_argument("--token", type=token, help="watch as this seat instead of as a spectator")
-    s.add_argument("--history", action="store_true", help="print the log so far first")
-    s.add_argument("--views", action="store_true", help="print the view after every update")
+    s.add_argument("--plain", action="store_true", help=plain)
+    s.add_argument("--history", action="store_true", help="--plain: print the log so far first")
+    s.add_argument(
+        "--views", action="store_true", help="--plain: print the board after every update"
+    )
 
-    s = sub.add_parser("replay", help="step through a game's history")
+    s = sub.add_parser("replay", help="step back and forth through a game's history (full-screen)")
     s.add_argument("game", type=game_id)
     s.add_argument("--token", type=token)
     s.add_argument("--seat", type=count)
+    s.add_argument("--plain", action="store_true", help=plain)
     s.add_argument("--to", type=count, metavar="N", help="print the game at version N and exit")
 
     s = sub.add_parser("export", help="print the game's log as JSON lines")

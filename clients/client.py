@@ -17,8 +17,11 @@ The client owns the unreliable parts of the connection:
 
 * every command gets a ``command_id`` (uuid4 hex) that is reused when it is resent, so a
   command is applied at most once however often the connection drops;
-* a gap in versions (an update whose first event is not ``version + 1``) is answered with
-  ``resync``; an update at or below the known version is ignored;
+* an update carries a delta of the view from the version it is ``base``d on; the client
+  applies it to its full view (``self.view`` is always the whole view, and ``self.legal``
+  the expanded legal commands) and answers any mismatch (a base that is not its version, a
+  delta that does not fit, a gap in event versions) with ``resync``; an update at or below
+  the known version is ignored;
 * on a dropped connection it reconnects with ``hello.since`` = the last version seen,
   receives exactly the missed events, and resends the commands still waiting for a reply.
 
@@ -48,6 +51,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from protocol import (
     Accepted,
     Chat,
+    DeltaError,
     Error,
     GameOverMessage,
     Hello,
@@ -60,8 +64,10 @@ from protocol import (
     Update,
     Welcome,
     WireEvent,
+    apply_delta,
     decode_server,
     encode,
+    expand_legal,
 )
 
 __all__ = [
@@ -558,7 +564,7 @@ class GameClient:
         else:
             self._apply_events(msg.events)
             self.version = msg.version
-        self._set_state(msg.view, msg.legal, msg.to_act, msg.status)
+        self._set_state(msg.view, expand_legal(msg.legal), msg.to_act, msg.status)
         self._welcomed.set()
         self._emit(msg)
         # Resend what never got a reply, with the same command_id: if the server applied it
@@ -574,10 +580,23 @@ class GameClient:
                 if msg.events and msg.events[0].version > self.version + 1:
                     await self._ask_resync(ws)
                     return
+                if msg.delta is None:
+                    view = msg.view
+                elif msg.base != self.version:
+                    await self._ask_resync(ws)  # a delta from a view we do not hold
+                    return
+                else:
+                    try:
+                        view = apply_delta(self.view, msg.delta)
+                    except DeltaError as exc:
+                        log.warning("update %s misfits the view (%s)", msg.version, exc)
+                        await self._ask_resync(ws)
+                        return
+                legal = self.legal if msg.legal is None else expand_legal(msg.legal)
                 self._resyncing = False
                 self._apply_events(msg.events)
                 self.version = max(self.version, msg.version)
-                self._set_state(msg.view, msg.legal, msg.to_act, msg.status)
+                self._set_state(view, legal, msg.to_act, msg.status)
                 self._emit(msg)
                 if msg.command_id is not None:
                     # Our own command's update doubles as its acceptance.

@@ -10,6 +10,8 @@ from .codec import (
     encode,
     loads,
 )
+from .delta import Delta, DeltaError, apply_delta, diff
+from .legal import compact_legal, expand_legal
 from .messages import (
     CHAT_MAX_CHARS,
     CLIENT_MESSAGES,
@@ -41,6 +43,8 @@ __all__ = [
     "Accepted",
     "Chat",
     "ClientMessage",
+    "Delta",
+    "DeltaError",
     "Error",
     "GameCodec",
     "GameOverMessage",
@@ -55,11 +59,15 @@ __all__ = [
     "Update",
     "Welcome",
     "WireEvent",
+    "apply_delta",
+    "compact_legal",
     "converter",
     "decode_client",
     "decode_server",
+    "diff",
     "dumps",
     "encode",
+    "expand_legal",
     "json_schema",
     "loads",
 ]

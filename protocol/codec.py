@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+import types
+import typing
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 import cattrs
@@ -143,6 +145,33 @@ def _structure_tagged(raw: Any, classes: tuple[type, ...], union: Any) -> Any:
         ) from None
 
 
+_ENCODED_MAX = 50_000
+"""Encoded commands a codec keeps for reuse (then it starts afresh)."""
+
+_NATIVE = (str, int, bool, float, type(None))
+
+
+def _native(tp: Any) -> bool:
+    if tp in _NATIVE:
+        return True
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        return all(_native(a) for a in args)
+    if origin is tuple:
+        return all(a is Ellipsis or _native(a) for a in args)
+    return False
+
+
+def _plain_fields(cls: type) -> tuple[str, ...]:
+    """The field names of an attrs class all of whose fields are JSON-native, else ()."""
+    if not attrs.has(cls):
+        return ()
+    fields = attrs.fields(cls)
+    if not fields or not all(_native(f.type) for f in fields):
+        return ()
+    return tuple(f.name for f in fields)
+
+
 class GameCodec(Generic[T]):
     """Commands, events and views of one game type to and from JSON-ready values.
 
@@ -150,10 +179,24 @@ class GameCodec(Generic[T]):
     with a ``schema`` number; older data is brought up to date by the game's ``upcast``.
     """
 
+    _cache: ClassVar[dict[int, tuple[Any, GameCodec[Any]]]] = {}
+
+    @classmethod
+    def for_game(cls, game: Game[Any, Any, Any]) -> GameCodec[Any]:
+        """The codec of ``game``, built once per process (building one generates code)."""
+        hit = cls._cache.get(id(game))
+        if hit is not None and hit[0] is game:
+            return hit[1]
+        codec: GameCodec[Any] = cls(game)
+        cls._cache[id(game)] = (game, codec)
+        return codec
+
     def __init__(self, game: Game[Any, Any, Any]) -> None:
         self.game = game
         self._conv = _strict(make_converter(forbid_extra_keys=True))
         self.commands: dict[str, type] = {c.__name__: c for c in game.command_types}
+        self._encoded: dict[Any, dict[str, Any]] = {}
+        self._plain: dict[type, tuple[str, ...]] = {}
         self.events: dict[str, type] = {e.__name__: e for e in game.event_types}
         for cls in (*game.command_types, *game.event_types):
             attrs.resolve_types(cls)
@@ -162,6 +205,38 @@ class GameCodec(Generic[T]):
     def encode_command(self, command: Any) -> dict[str, Any]:
         data: dict[str, Any] = self._conv.unstructure(command)
         return {"type": type(command).__name__, **data}
+
+    def encode_commands(self, commands: Iterable[Any]) -> list[dict[str, Any]]:
+        """Many commands, e.g. a seat's legal list (hundreds, most of them repeated from one
+        state to the next), as JSON-ready dicts. The dicts are shared: do not mutate them.
+
+        A command class whose fields are all JSON-native (str, int, bool, float, None, and
+        tuples of those) is read field by field instead of through cattrs; tuples stay
+        tuples, which orjson writes as arrays, so the JSON is the same. Each encoded command
+        is kept (bounded) and reused the next time the same command is legal.
+        """
+        cache = self._encoded
+        if len(cache) > _ENCODED_MAX:
+            cache.clear()
+        out = []
+        for command in commands:
+            try:
+                hit = cache.get(command)
+            except TypeError:  # unhashable: encode every time
+                out.append(self.encode_command(command))
+                continue
+            if hit is None:
+                cls = type(command)
+                fields = self._plain.get(cls)
+                if fields is None:
+                    fields = self._plain[cls] = _plain_fields(cls)
+                if fields:
+                    hit = {"type": cls.__name__, **{f: getattr(command, f) for f in fields}}
+                else:
+                    hit = self.encode_command(command)
+                cache[command] = hit
+            out.append(hit)
+        return out
 
     def decode_command(self, raw: Mapping[str, Any]) -> Any:
         """Raises :class:`UnknownCommand` or :class:`InvalidCommand`."""
@@ -198,7 +273,8 @@ class GameCodec(Generic[T]):
     def encode_view(self, view: Any) -> Any:
         return self._conv.unstructure(view)
 
-    def _default(self, obj: Any) -> Any:
+    def default(self, obj: Any) -> Any:
+        """orjson's ``default`` for views: attrs instances and sets (sorted)."""
         # orjson calls this only for what it cannot encode natively (attrs instances, sets):
         # plain dict/list views pay nothing for the converter.
         if attrs.has(type(obj)):
@@ -218,7 +294,7 @@ class GameCodec(Generic[T]):
         """
         fields = {f.name: getattr(message, f.name) for f in attrs.fields(type(message))}
         fields["type"] = _tag(type(message))
-        return orjson.dumps(fields, default=self._default)
+        return orjson.dumps(fields, default=self.default)
 
     def to_json(self, value: Any) -> bytes:
         return orjson.dumps(self._conv.unstructure(value))

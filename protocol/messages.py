@@ -33,8 +33,9 @@ __all__ = [
     "WireEvent",
 ]
 
-PROTOCOL_VERSION = 1
-"""Bumped on any incompatible change to a message below."""
+PROTOCOL_VERSION = 2
+"""Bumped on any incompatible change to a message below. 2: updates carry a delta of the
+view and legal commands travel compact (``protocol.delta``, ``protocol.legal``)."""
 
 
 # -- client → server ------------------------------------------------------------------------
@@ -116,7 +117,11 @@ class WireEvent:
 
 @attrs.frozen
 class Welcome:
-    """Reply to ``hello``: who you are and the game as you may see it."""
+    """Reply to ``hello``: who you are and the game as you may see it.
+
+    ``view`` is the full view; ``legal`` the seat's legal commands in compact form
+    (``protocol.legal.expand_legal`` gives the command objects; empty unless you can act).
+    """
 
     TYPE: ClassVar[str] = "welcome"
     v: int
@@ -133,7 +138,13 @@ class Welcome:
 
 @attrs.frozen
 class Update:
-    """New events (redacted for you) and the view after them.
+    """New events (redacted for you) and what changed in your view.
+
+    Normally ``delta`` (``protocol.delta``) turns the view you hold at version ``base`` into
+    the view at ``version``; if your view is not at ``base``, ask for a ``resync``. A full
+    ``view`` (and no ``delta``) comes in answer to a resync, or when the server had no view
+    at your version. ``legal`` (compact, as in the welcome) is present only when your legal
+    commands changed; absent means unchanged.
 
     ``command_id`` is set only in the update sent to the connection whose command produced
     these events: it is that command's acceptance (version = this update's version), and no
@@ -143,10 +154,12 @@ class Update:
     TYPE: ClassVar[str] = "update"
     version: int
     events: list[WireEvent]
-    view: Any
-    legal: list[dict[str, Any]]
     to_act: list[int]
     status: str = "running"
+    base: int | None = None
+    delta: list[list[Any]] | None = None
+    view: Any = None
+    legal: list[dict[str, Any]] | None = None
     command_id: str | None = None
 
 

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import orjson
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -53,7 +54,7 @@ from .games import GameRecord, GameService, SeatClaim
 from .hub import Hub, legal_for, wire_events
 from .openapi import Operation, Query, openapi, operation
 from .store.base import EventStore
-from .ws import game_socket
+from .ws import RawSend, game_socket
 
 __all__ = ["create_app"]
 
@@ -615,7 +616,10 @@ def create_app(
     if web is not None:
         routes.append(Mount("/", StaticFiles(directory=str(web), html=True), name="web"))
     app = Starlette(
-        routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error}
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(RawSend)],
+        exception_handlers={HTTPException: http_error},
     )
     app.state.openapi = None
     return app

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
+import orjson
 
 from domain import Context, DomainError, GameType, Registry, RuleViolation
 from domain.errors import IllegalCommand
@@ -30,7 +31,8 @@ from domain.game import validate_options
 from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
-from .store.base import EventStore, NewEvent, StoredEvent
+from .snapshots import SNAPSHOT_EVERY, Snapshot, UuidChain, dumps_state, fingerprint, loads_state
+from .store.base import EventStore, NewEvent, RawEvent, StoredEvent
 
 __all__ = ["GameRecord", "GameService", "LogEntry", "SeatClaim", "SeatInfo"]
 
@@ -59,14 +61,49 @@ class SeatInfo:
         return self.name.removesuffix(BOT_SUFFIX) if self.bot else self.name
 
 
-@attrs.frozen
-class LogEntry:
-    """One event of a game's log as this node holds it."""
+_UNDECODED: Any = object()
 
-    version: int
-    type: str
-    data: dict[str, Any]
-    event: Any  # the domain event object, or None for a platform event
+
+class LogEntry:
+    """One event of a game's log as this node holds it.
+
+    ``event`` is the domain event object (None for a platform event). Entries loaded behind
+    a snapshot decode it on first use: nothing needs them to fold, and most never are.
+    """
+
+    __slots__ = ("_codec", "_data", "_event", "schema", "type", "version")
+
+    def __init__(
+        self,
+        version: int,
+        type: str,
+        data: dict[str, Any] | bytes,
+        event: Any = _UNDECODED,
+        codec: GameCodec[Any] | None = None,
+        schema: int = 1,
+    ) -> None:
+        self.version, self.type, self._data = version, type, data
+        self._event, self._codec, self.schema = event, codec, schema
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The payload (parsed on first use if it was loaded as JSON bytes)."""
+        data = self._data
+        if isinstance(data, bytes):
+            data = self._data = orjson.loads(data)
+        return data
+
+    @property
+    def event(self) -> Any:
+        if self._event is _UNDECODED:
+            if self.type.startswith(PLATFORM) or self._codec is None:
+                self._event = None
+            else:
+                self._event = self._codec.decode_event(self.type, self.data, self.schema)
+        return self._event
+
+    def __repr__(self) -> str:
+        return f"LogEntry({self.version}, {self.type!r}, {self.data!r})"
 
 
 @attrs.define(eq=False)
@@ -86,6 +123,10 @@ class GameRecord:
     commands: dict[str, int] = attrs.field(factory=dict)
     """command id -> head version it produced: answers a retry without asking Redis."""
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
+    chain: UuidChain = attrs.field(factory=UuidChain)
+    """A running hash of the event ids, to check a snapshot against the log."""
+    snapshot_version: int = 0
+    """The version of the newest snapshot of this game this node knows of."""
 
     @property
     def game(self) -> Any:
@@ -165,6 +206,10 @@ Listener = Callable[[GameRecord, list[LogEntry], str | None], None]
 """Called with the new entries, and the command id when they are this node's own append."""
 
 
+def _module(rec: GameRecord) -> str:
+    return type(rec.game).__module__
+
+
 def chat_text(text: str) -> str:
     """The chat text as stored (trimmed), or ServiceError naming what is wrong with it."""
     text = text.strip()
@@ -203,9 +248,11 @@ class GameService:
         self.games: dict[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
-        # One codec per game type: building a cattrs converter generates code, which cost
-        # a sixth of the server's CPU when it was done per game.
+        # One codec per game type (``GameCodec.for_game`` keeps them per process):
+        # building a cattrs converter generates code, which cost a sixth of the server's
+        # CPU when it was done per game.
         self._codecs: dict[str, GameCodec[Any]] = {}
+        self._snapshot_tasks: set[asyncio.Task[None]] = set()
         # Event ids only need to be unique (they detect a history rewritten by a failover):
         # a random node prefix and a counter are unique and far cheaper than uuid4.
         self._node = secrets.token_hex(6)
@@ -239,13 +286,89 @@ class GameService:
             del self._loading[game_id]
 
     async def _load(self, game_id: str) -> GameRecord:
-        stored = await self.store.read(game_id)
-        if not stored or stored[0].type != GAME_CREATED:
+        get_snapshot = getattr(self.store, "get_snapshot", None)
+        read_raw = getattr(self.store, "read_raw", None)
+        rows: list[RawEvent]
+        if read_raw is not None and get_snapshot is not None:
+            # One round trip for all three on the pipelined connection.
+            rows, fields, (seed,) = await asyncio.gather(
+                read_raw(game_id),
+                get_snapshot(game_id),
+                self.store.get_meta_many(game_id, ["seed"]),
+            )
+        else:
+            fields = await get_snapshot(game_id) if get_snapshot is not None else None
+            rows = [
+                (s.version, s.type, s.schema, s.uuid, s.command_id, orjson.dumps(s.data))
+                for s in await self.store.read(game_id)
+            ]
+            seed = await self.store.get_meta(game_id, "seed")
+        if not rows or rows[0][1] != GAME_CREATED:
             raise ServiceError("game_not_found", f"there is no game {game_id!r}", 404)
-        seed = await self.store.get_meta(game_id, "seed") or ""
-        rec = self._record(game_id, stored[0].data, seed)
-        self._apply(rec, stored)
+        seed = seed or ""
+        rec = self._record(game_id, orjson.loads(rows[0][5]), seed)
+        snap = Snapshot.from_fields(fields) if fields else None
+        restored = snap is not None and self._restore(rec, rows, snap)
+        tail = rows[rec.version :]
+        stored = [StoredEvent(v, t, orjson.loads(d), e, c, s) for v, t, s, e, c, d in tail]
+        if not self._apply(rec, stored) and restored:
+            # Listeners (bots to schedule) hear of a loaded game even if the snapshot
+            # covered all of it, as they do when the whole log is folded.
+            self._notify(rec, rec.log[-1:], None)
+        if snap is not None and not restored:
+            log.info("snapshot of %s at %d does not fit its log: replaced", game_id, snap.version)
+            self._maybe_snapshot(rec, force=True)
         return rec
+
+    def _restore(self, rec: GameRecord, rows: list[RawEvent], snap: Snapshot) -> bool:
+        """Take the state from ``snap`` and the log before it without folding, if the
+        snapshot belongs to this very log and this code (see ``server.snapshots``)."""
+        if not 0 < snap.version <= len(rows) or snap.fold != fingerprint(_module(rec)):
+            return False
+        prefix = rows[: snap.version]
+        chain = UuidChain([r[3] for r in prefix])
+        if chain.digest() != snap.prefix or prefix[-1][0] != snap.version:
+            return False
+        try:
+            state = loads_state(snap.state)
+        except Exception:
+            return False
+        if type(state) is not type(rec.game.initial_state(rec.options)):
+            return False
+        codec = rec.codec
+        rec.log.extend([LogEntry(v, t, d, _UNDECODED, codec, s) for v, t, s, _, _, d in prefix])
+        for entry in rec.log:
+            if entry.type == SEAT_TAKEN:
+                data = entry.data
+                rec.seats[data["seat"]] = SeatInfo(data["name"], data.get("bot"))
+        rec.uuids.update((r[0], r[3]) for r in prefix)
+        rec.commands.update((r[4], r[0]) for r in prefix)
+        rec.state, rec.version, rec.chain = state, snap.version, chain
+        rec.snapshot_version = snap.version
+        return True
+
+    def _maybe_snapshot(self, rec: GameRecord, force: bool = False) -> None:
+        """Write a snapshot in the background every SNAPSHOT_EVERY events and at the end
+        (``force``: now, over one that does not fit)."""
+        put = getattr(self.store, "put_snapshot", None)
+        if put is None or rec.state is None or (rec.version == rec.snapshot_version and not force):
+            return
+        due = rec.version - rec.snapshot_version >= SNAPSHOT_EVERY or rec.terminal
+        if not (due or force):
+            return
+        rec.snapshot_version = rec.version
+        snap = Snapshot(rec.version, rec.chain.digest(), fingerprint(_module(rec)), b"")
+        state, game_id = rec.state, rec.id
+
+        async def write() -> None:
+            try:
+                await put(game_id, attrs.evolve(snap, state=dumps_state(state)).to_fields())
+            except Exception:  # a cache: the next load folds a little more
+                log.warning("snapshot of %s at %d not written", game_id, snap.version)
+
+        task = asyncio.get_running_loop().create_task(write())
+        self._snapshot_tasks.add(task)
+        task.add_done_callback(self._snapshot_tasks.discard)
 
     def _record(self, game_id: str, data: dict[str, Any], seed: str) -> GameRecord:
         gtype = self.registry.get(data["type"])
@@ -255,7 +378,7 @@ class GameService:
             )
         codec = self._codecs.get(gtype.name)
         if codec is None:
-            codec = self._codecs[gtype.name] = GameCodec(gtype.game)
+            codec = self._codecs[gtype.name] = GameCodec.for_game(gtype.game)
         return GameRecord(
             id=game_id,
             gtype=gtype,
@@ -289,6 +412,8 @@ class GameService:
             entries.append(self._apply_one(rec, s.version, s.type, s.data, event, s.uuid))
             rec.commands[s.command_id] = s.version
         self._notify(rec, entries, None)
+        if entries:
+            self._maybe_snapshot(rec)
         return entries
 
     def _apply_one(
@@ -303,6 +428,7 @@ class GameService:
         entry = LogEntry(version, type_, data, event)
         rec.log.append(entry)
         rec.uuids[version] = uid
+        rec.chain.add(uid)
         rec.version = version
         return entry
 
@@ -350,6 +476,7 @@ class GameService:
                     ]
                     rec.commands[command_id] = result.version
                     self._notify(rec, entries, command_id)
+                    self._maybe_snapshot(rec)
                     return result.version, False
                 await self.catch_up(rec)
                 if result.status == "dup":

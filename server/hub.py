@@ -1,9 +1,23 @@
 """Fan-out: push each new event to every local connection, as its viewer may see it.
 
 The hub listens to the game service (own appends and catch-ups alike). For each batch of new
-entries it groups the game's connections by audience and computes the redacted events, the
-view and the legal commands once per audience, encodes them once, and queues the same bytes
-to every connection of that audience. A slow connection only grows its own queue.
+entries it groups the game's connections by what they hold (the audience of their view) and
+their seat, and sends each group one frame, encoded once:
+
+* the events of the batch, redacted for the group's audience;
+* a *delta* from the view the group holds to the view after the batch (``protocol.delta``),
+  with ``base``, the version it applies to; the full view only when the hub has no view at
+  that base (a connection that was behind) and on welcome and resync;
+* the seat's legal commands in compact form (``protocol.legal``), only when they changed,
+  and only ever non-empty for a seat that can act.
+
+Views and legal commands are computed once per (state, audience) and kept in a
+:class:`Projection` per game, so the welcome of a newcomer, a resync and the next batch's
+delta all reuse them.
+
+Frames go straight to the socket when the connection has a direct writer (``server.ws``),
+else through an outbox drained by a sender task. A connection whose unsent frames pass a
+bound is dropped; its client reconnects and resumes.
 """
 
 from __future__ import annotations
@@ -11,33 +25,49 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import attrs
+import orjson
 
 from domain import REVIEW, SPECTATOR, Names, Viewer, seat_viewer
-from protocol import PROTOCOL_VERSION, GameOverMessage, Update, Welcome, WireEvent, encode
+from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
+from protocol.delta import diff
+from protocol.legal import compact_legal
 
 from .games import PLATFORM, GameRecord, GameService, LogEntry
 
-__all__ = ["Connection", "Hub"]
+__all__ = ["Connection", "Hub", "Projection", "legal_for", "wire_events"]
 
 log = logging.getLogger("cloister.hub")
 
 MAX_QUEUE = 2000
+"""Frames queued for a connection without a direct writer before it is dropped."""
 
 ORIGIN: contextvars.ContextVar[Connection | None] = contextvars.ContextVar("origin", default=None)
 """The connection whose command is being executed in this task (set by the WebSocket)."""
 
+Writer = Callable[[bytes], bool]
+"""Writes one text frame (UTF-8 bytes) to the socket now; False: the connection is too far
+behind (its unsent bytes passed the bound) or already closing."""
+
 
 @attrs.define(eq=False)
 class Connection:
-    """One WebSocket as the hub sees it: an audience and an outbox."""
+    """One WebSocket as the hub sees it: an audience, what it holds, and a way out.
+
+    Invariant: a connection at ``version`` holds the view of ``holds`` at that version and
+    the seat's legal commands at that version; every frame keeps it true.
+    """
 
     game_id: str
     seat: int | None
-    outbox: asyncio.Queue[bytes | None] = attrs.field(factory=asyncio.Queue)
+    writer: Writer | None = None
+    outbox: asyncio.Queue[bytes | None] | None = None
+    on_drop: Callable[[], None] | None = None
     version: int = 0
+    holds: Viewer | None = None
     closed: bool = False
     acked: str | None = None
     """The command id its last update carried (so no separate ``accepted`` is sent)."""
@@ -45,16 +75,27 @@ class Connection:
     def push(self, data: bytes) -> None:
         if self.closed:
             return
+        if self.writer is not None:
+            if not self.writer(data):
+                self._drop()
+            return
+        if self.outbox is None:
+            self.outbox = asyncio.Queue()
         if self.outbox.qsize() >= MAX_QUEUE:
-            # A client this far behind is gone or hostile; it can reconnect and resume.
-            self.closed = True
+            self._drop()
             self.outbox.put_nowait(None)
             return
         self.outbox.put_nowait(data)
 
+    def _drop(self) -> None:
+        # A client this far behind is gone or hostile; it can reconnect and resume.
+        self.closed = True
+        if self.on_drop is not None:
+            self.on_drop()
 
-def audience(rec: GameRecord, seat: int | None) -> Viewer:
-    if rec.terminal:
+
+def audience(rec: GameRecord, seat: int | None, terminal: bool | None = None) -> Viewer:
+    if rec.terminal if terminal is None else terminal:
         return REVIEW  # post-game review: the whole log for everyone
     return SPECTATOR if seat is None else seat_viewer(seat)
 
@@ -71,26 +112,33 @@ def names_for(rec: GameRecord, viewer: Viewer) -> Names:
 def wire_events(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> list[WireEvent]:
     """The entries as ``viewer`` may see them, each with its log sentence (``text``; empty
     for bookkeeping with no sentence and for events the viewer may not see at all)."""
+    return [WireEvent(**e) for e in _wire_dicts(rec, entries, viewer)]
+
+
+def _wire_dicts(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> list[dict[str, Any]]:
+    """As ``wire_events``, as JSON-ready dicts (the fan-out encodes them once per audience)."""
     game = rec.game
     names = names_for(rec, viewer)
-    out = []
+    out: list[dict[str, Any]] = []
     for e in entries:
         if e.event is None:
-            out.append(WireEvent(e.version, e.type, e.data, platform_text(rec, e, names)))
+            text = platform_text(rec, e, names)
+            out.append({"version": e.version, "type": e.type, "data": e.data, "text": text})
             continue
         red = game.redact(e.event, viewer)
         if red is None:
-            out.append(WireEvent(e.version, "Hidden", {}, ""))
+            out.append({"version": e.version, "type": "Hidden", "data": {}, "text": ""})
         elif red is e.event:
-            out.append(WireEvent(e.version, e.type, e.data, game.narrate(red, names) or ""))
+            text = game.narrate(red, names) or ""
+            out.append({"version": e.version, "type": e.type, "data": e.data, "text": text})
         else:
             out.append(
-                WireEvent(
-                    e.version,
-                    type(red).__name__,
-                    rec.codec.encode_event(red),
-                    game.narrate(red, names) or "",
-                )
+                {
+                    "version": e.version,
+                    "type": type(red).__name__,
+                    "data": rec.codec.encode_event(red),
+                    "text": game.narrate(red, names) or "",
+                }
             )
     return out
 
@@ -115,48 +163,86 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
 
 
 def current_view(rec: GameRecord, viewer: Viewer) -> Any:
-    """The raw view object; ``GameCodec.message_bytes`` encodes it."""
+    """The game's view object (None before the start); encode with ``rec.codec.default``.
+
+    Kept as the game returns it: ``diff`` compares it with ``==`` as is. Where Python and
+    JSON equality differ (a tuple against a list) that only makes a delta replace a value
+    that a client would have found equal, never miss a change.
+    """
     if rec.state is None:
         return None
     return rec.game.view(rec.state, viewer)
 
 
 def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
-    if seat is None or rec.state is None or rec.terminal:
+    """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act."""
+    if seat is None or rec.state is None or rec.terminal or seat not in rec.to_act():
         return []
-    return [rec.codec.encode_command(c) for c in rec.game.legal_commands(rec.state, seat)]
+    return rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
+
+
+@attrs.define
+class Projection:
+    """What the hub computed for one game at one version: views per audience, compact
+    legal commands per seat. Replaced by a new one when the game moves on."""
+
+    version: int
+    views: dict[Viewer, Any] = attrs.field(factory=dict)
+    legal: dict[int | None, list[dict[str, Any]]] = attrs.field(factory=dict)
+
+    def view(self, rec: GameRecord, viewer: Viewer) -> Any:
+        try:
+            return self.views[viewer]
+        except KeyError:
+            view = self.views[viewer] = current_view(rec, viewer)
+            return view
+
+    def legal_of(self, rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
+        try:
+            return self.legal[seat]
+        except KeyError:
+            legal = self.legal[seat] = compact_legal(legal_for(rec, seat))
+            return legal
 
 
 class Hub:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.connections: dict[str, set[Connection]] = {}
+        self.projections: dict[str, Projection] = {}
         service.listeners.append(self.on_entries)
 
     def watched(self) -> list[str]:
         return [g for g, conns in self.connections.items() if conns]
 
+    def projection(self, rec: GameRecord) -> Projection:
+        """The projection at the record's current version (a fresh one if it moved on)."""
+        proj = self.projections.get(rec.id)
+        if proj is None or proj.version != rec.version:
+            proj = self.projections[rec.id] = Projection(rec.version)
+        return proj
+
     def attach(self, rec: GameRecord, conn: Connection, since: int | None) -> None:
         """Queue the welcome and register, with no await in between, so the connection
         gets every later event exactly once."""
         viewer = audience(rec, conn.seat)
-        events: list[WireEvent] = []
-        if since is not None:
-            events = wire_events(rec, rec.log[max(since, 0) :], viewer)
-        welcome = Welcome(
-            v=PROTOCOL_VERSION,
-            game=rec.id,
-            game_type=rec.gtype.name,
-            seat=conn.seat,
-            status=rec.status,
-            version=rec.version,
-            view=current_view(rec, viewer),
-            legal=legal_for(rec, conn.seat),
-            to_act=rec.to_act(),
-            events=events,
-        )
-        conn.version = rec.version
-        conn.push(rec.codec.message_bytes(welcome))
+        proj = self.projection(rec)
+        events = [] if since is None else _wire_dicts(rec, rec.log[max(since, 0) :], viewer)
+        welcome = {
+            "type": "welcome",
+            "v": PROTOCOL_VERSION,
+            "game": rec.id,
+            "game_type": rec.gtype.name,
+            "seat": conn.seat,
+            "status": rec.status,
+            "version": rec.version,
+            "view": proj.view(rec, viewer),
+            "legal": proj.legal_of(rec, conn.seat),
+            "to_act": rec.to_act(),
+            "events": events,
+        }
+        conn.version, conn.holds = rec.version, viewer
+        conn.push(orjson.dumps(welcome, default=rec.codec.default))
         self.connections.setdefault(rec.id, set()).add(conn)
 
     def detach(self, conn: Connection) -> None:
@@ -165,19 +251,36 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.connections[conn.game_id]
+                self.projections.pop(conn.game_id, None)
 
     def resync(self, rec: GameRecord, conn: Connection, since: int) -> None:
+        """One update with every event after ``since`` and the full view."""
         viewer = audience(rec, conn.seat)
-        update = Update(
-            version=rec.version,
-            events=wire_events(rec, rec.log[max(since, 0) :], viewer),
-            view=current_view(rec, viewer),
-            legal=legal_for(rec, conn.seat),
-            to_act=rec.to_act(),
-            status=rec.status,
+        proj = self.projection(rec)
+        events = _wire_dicts(rec, rec.log[max(since, 0) :], viewer)
+        conn.push(self._full(rec, proj, viewer, conn.seat, events))
+        conn.version, conn.holds = rec.version, viewer
+
+    def _full(
+        self,
+        rec: GameRecord,
+        proj: Projection,
+        viewer: Viewer,
+        seat: int | None,
+        events: list[dict[str, Any]],
+    ) -> bytes:
+        return orjson.dumps(
+            {
+                "type": "update",
+                "version": rec.version,
+                "events": events,
+                "view": proj.view(rec, viewer),
+                "legal": proj.legal_of(rec, seat),
+                "to_act": rec.to_act(),
+                "status": rec.status,
+            },
+            default=rec.codec.default,
         )
-        conn.version = rec.version
-        conn.push(rec.codec.message_bytes(update))
 
     def on_entries(
         self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
@@ -186,43 +289,74 @@ class Hub:
         if not conns:
             return
         origin = ORIGIN.get() if command_id is not None else None
-        first = entries[0].version
-        to_act, status = rec.to_act(), rec.status
-        cache: dict[tuple[Viewer, int | None], bytes] = {}
+        base = entries[0].version - 1
+        old = self.projections.get(rec.id)
+        if old is not None and old.version != base:
+            old = None
+        new = self.projection(rec)
+        to_act, status, terminal = rec.to_act(), rec.status, rec.terminal
         game_over = None
-        if rec.terminal and any(e.version > 0 for e in entries):
+        if terminal and any(e.version > 0 for e in entries):
             result = rec.game.result(rec.state)
             game_over = encode(GameOverMessage(rec.version, attrs.asdict(result) if result else {}))
+        frames: dict[tuple[Viewer | None, int | None], bytes] = {}
+        events_by_viewer: dict[Viewer, list[dict[str, Any]]] = {}
         for conn in list(conns):
             if conn.version >= rec.version:
                 continue
-            viewer = audience(rec, conn.seat)
-            # Seats differ in their legal commands, so the cache key includes the seat.
-            key = (viewer, conn.seat)
-            data = cache.get(key)
-            skip = conn.version - first + 1
-            own = conn is origin
-            if data is None or skip > 0 or own:
-                batch = entries[skip:] if skip > 0 else entries
-                data = rec.codec.message_bytes(
-                    Update(
-                        version=rec.version,
-                        events=wire_events(rec, batch, viewer),
-                        view=current_view(rec, viewer),
-                        legal=legal_for(rec, conn.seat),
-                        to_act=to_act,
-                        status=status,
-                        command_id=command_id if own else None,
-                    )
+            viewer = audience(rec, conn.seat, terminal)
+            if conn.version != base:
+                # Behind the batch (it should not happen): everything after what it has.
+                data = self._full(
+                    rec, new, viewer, conn.seat, _wire_dicts(rec, rec.log[conn.version :], viewer)
                 )
-                if own:
-                    conn.acked = command_id
-                elif skip <= 0:
-                    cache[key] = data
-            conn.version = rec.version
+            else:
+                key = (conn.holds, conn.seat)
+                shared = frames.get(key)
+                if shared is None:
+                    events = events_by_viewer.get(viewer)
+                    if events is None:
+                        events = events_by_viewer[viewer] = _wire_dicts(rec, entries, viewer)
+                    shared = frames[key] = self._delta(
+                        rec, old, new, conn.holds, viewer, conn.seat, events, to_act, status
+                    )
+                data = shared
+            if conn is origin:
+                # The sender's own update doubles as its command's acceptance.
+                data = data[:-1] + b',"command_id":' + orjson.dumps(command_id) + b"}"
+                conn.acked = command_id
+            conn.version, conn.holds = rec.version, viewer
             conn.push(data)
             if game_over is not None:
                 conn.push(game_over)
+
+    def _delta(
+        self,
+        rec: GameRecord,
+        old: Projection | None,
+        new: Projection,
+        holds: Viewer | None,
+        viewer: Viewer,
+        seat: int | None,
+        events: list[dict[str, Any]],
+        to_act: list[int],
+        status: str,
+    ) -> bytes:
+        if old is None or holds not in old.views or seat not in old.legal:
+            return self._full(rec, new, viewer, seat, events)
+        message: dict[str, Any] = {
+            "type": "update",
+            "version": rec.version,
+            "base": old.version,
+            "events": events,
+            "delta": diff(old.views[holds], new.view(rec, viewer)),
+            "to_act": to_act,
+            "status": status,
+        }
+        legal = new.legal_of(rec, seat)
+        if legal != old.legal[seat]:
+            message["legal"] = legal
+        return orjson.dumps(message, default=rec.codec.default)
 
     async def follow_doorbells(self) -> None:
         """Catch up watched games when any node appends (runs for the app's lifetime)."""

@@ -7,9 +7,16 @@
 * ``ws_max_size`` stays above the protocol's own limit, so an oversize message gets a
   structured ``too_large`` error instead of a dropped connection.
 
+``workers > 1`` runs that many server processes on one port (uvicorn's supervisor: the
+parent binds the socket, every worker accepts on it, a dead worker is replaced). Each worker
+is a full node with its own Redis connections, so any worker takes any game through the
+multi-node path (expected-version appends, doorbells). Without ``REDIS_URL`` the parent
+starts and owns the embedded Redis and hands its URL to the workers.
+
 Start-up order (``serve``): bind the port, then (embedded Redis only) lock the data folder,
-then start Redis inside the app's lifespan. So a serve that cannot have its port, or whose
-folder another server holds, exits having started nothing and written nothing.
+then start Redis (in the app's lifespan, or in the parent of the workers). So a serve that
+cannot have its port, or whose folder another server holds, exits having started nothing
+and written nothing.
 """
 
 from __future__ import annotations
@@ -17,19 +24,36 @@ from __future__ import annotations
 import argparse
 import errno
 import logging
+import os
 import socket
 import sys
 from collections.abc import Callable
+from typing import Any
 
+import attrs
+import orjson
 import uvicorn
+from starlette.applications import Starlette
+from uvicorn.supervisors import Multiprocess
 
 from .app import create_app
 from .config import Settings
-from .embedded import DataFolderLock, FolderBusy, pid_alive
+from .embedded import DataFolderLock, EmbeddedRedis, FolderBusy, pid_alive
 
-__all__ = ["LOG_LEVELS", "ServeError", "bind", "main", "serve", "uvicorn_config"]
+__all__ = [
+    "LOG_LEVELS",
+    "ServeError",
+    "bind",
+    "main",
+    "serve",
+    "uvicorn_config",
+    "worker_app",
+]
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+WORKER_SETTINGS = "CLOISTER_WORKER_SETTINGS"
+"""The environment variable that carries the parent's settings to each worker (JSON)."""
 
 
 class ServeError(RuntimeError):
@@ -40,23 +64,36 @@ def uvicorn_config(
     settings: Settings,
     host: str,
     port: int,
-    log_level: str = "info",
+    workers: int = 1,
+    *,
     data_lock: DataFolderLock | None = None,
+    **overrides: Any,
 ) -> uvicorn.Config:
-    return uvicorn.Config(
-        create_app(settings, data_lock=data_lock),
-        host=host,
-        port=port,
-        ws="websockets-sansio",
-        ws_per_message_deflate=False,
-        ws_max_size=1 << 20,
-        lifespan="on",
-        log_level=log_level,
-    )
+    options: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "ws": "websockets-sansio",
+        "ws_per_message_deflate": False,
+        "ws_max_size": 1 << 20,
+        "lifespan": "on",
+        "log_level": "info",
+        **overrides,
+    }
+    if workers > 1:
+        # Workers are separate (spawned) processes: they build the app from an import
+        # string and read the settings from the environment.
+        os.environ[WORKER_SETTINGS] = orjson.dumps(attrs.asdict(settings)).decode()
+        return uvicorn.Config("server.run:worker_app", factory=True, workers=workers, **options)
+    return uvicorn.Config(create_app(settings, data_lock=data_lock), **options)
+
+
+def worker_app() -> Starlette:
+    """The app of one worker process of ``serve(workers=N)``."""
+    return create_app(Settings(**orjson.loads(os.environ[WORKER_SETTINGS])))
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """A listening-ready socket on ``host:port`` (SO_REUSEADDR, as uvicorn binds), or
+    """A socket bound to ``host:port`` (SO_REUSEADDR, as uvicorn binds), or
     :class:`ServeError` saying why not."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
@@ -73,7 +110,6 @@ def bind(host: str, port: int) -> socket.socket:
         raise ServeError(
             f"cannot listen on {host}:{port}: {why} (choose another with --port)"
         ) from None
-    sock.set_inheritable(False)
     return sock
 
 
@@ -81,8 +117,10 @@ def serve(
     settings: Settings,
     host: str = "127.0.0.1",
     port: int = 8000,
+    workers: int = 1,
     log_level: str = "info",
     on_ready: Callable[[str], None] | None = None,
+    **overrides: Any,
 ) -> None:
     """Bind, lock the data folder (embedded Redis), then run until stopped.
 
@@ -98,6 +136,7 @@ def serve(
         raise ServeError(f"{exc}{_holder_note(settings, port)}") from None
     url = f"http://{host if ':' not in host else f'[{host}]'}:{sock.getsockname()[1]}/"
     lock = None
+    embedded = None
     try:
         if settings.redis_url is None:
             lock = DataFolderLock(settings.data_dir)
@@ -105,10 +144,29 @@ def serve(
             lock.record(url=url, host=host, port=port)
         if on_ready is not None:
             on_ready(url)
-        server = uvicorn.Server(uvicorn_config(settings, host, port, log_level, lock))
-        server.run(sockets=[sock])
+        overrides["log_level"] = log_level
+        if workers <= 1:
+            config = uvicorn_config(settings, host, port, data_lock=lock, **overrides)
+            uvicorn.Server(config).run(sockets=[sock])
+            return
+        if lock is not None:
+            # The parent owns the folder's Redis (and its lock) for all the workers.
+            embedded = EmbeddedRedis(settings.data_dir, lock)
+            settings = attrs.evolve(settings, redis_url=embedded.start())
+            lock.record(redis=settings.redis_url)
+            logging.getLogger("cloister.run").info(
+                "embedded Redis on %s, data in %s, shared by %d workers",
+                settings.redis_url,
+                embedded.data_dir,
+                workers,
+            )
+        sock.set_inheritable(True)  # as uvicorn's own bind_socket, for the workers
+        config = uvicorn_config(settings, host, port, workers, **overrides)
+        Multiprocess(config, sockets=[sock]).run()
     finally:
         sock.close()
+        if embedded is not None:
+            embedded.stop()
         if lock is not None:
             lock.release()
 
@@ -128,10 +186,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m server", description="Run Cloister")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=1, help="server processes on the port")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="info")
     args = parser.parse_args(argv)
     try:
-        serve(Settings.from_env(), args.host, args.port, args.log_level)
+        serve(Settings.from_env(), args.host, args.port, args.workers, args.log_level)
     except (ServeError, FolderBusy) as exc:
         print(f"cloister: {exc}", file=sys.stderr)
         sys.exit(1)

@@ -1,8 +1,12 @@
 """The WebSocket endpoint: hello, then commands, pings and resyncs.
 
-A receiver loop reads and answers; a sender task drains the connection's outbox. When the
-receiver ends (disconnect, error) the sender is cancelled, and vice versa: a send-only loop
-would never notice a disconnect (Starlette only reports it from ``receive``).
+A receiver loop reads and answers. Outgoing frames are already encoded once per audience
+(bytes); on uvicorn's ``websockets-sansio`` protocol (what ``cloister serve`` runs) they are
+written straight to the socket as text frames by :func:`direct_writer`, with no str round
+trip, no per-connection queue and no sender task. Elsewhere (another ASGI server) a sender
+task drains the connection's outbox through Starlette. When the receiver ends (disconnect,
+error) the sender is cancelled, and vice versa: a send-only loop would never notice a
+disconnect (Starlette only reports it from ``receive``).
 """
 
 from __future__ import annotations
@@ -10,14 +14,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Awaitable, Callable
 from functools import partial
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from domain import DomainError
 from protocol import (
+    PROTOCOL_VERSION,
     Accepted,
     Chat,
     Error,
@@ -34,11 +41,65 @@ from protocol import (
 
 from .errors import ServiceError
 from .games import GameService
-from .hub import ORIGIN, Connection, Hub
+from .hub import ORIGIN, Connection, Hub, Writer
 
-__all__ = ["game_socket"]
+__all__ = ["MAX_UNSENT_BYTES", "RawSend", "direct_writer", "game_socket"]
 
 log = logging.getLogger("cloister.ws")
+
+MAX_UNSENT_BYTES = 4 << 20
+"""A connection with more than this waiting in its socket buffer is dropped (it can resume)."""
+
+RAW_SEND = "cloister.raw_send"
+
+
+class RawSend:
+    """ASGI middleware: remember the server's own ``send`` in the WebSocket scope.
+
+    Starlette wraps ``send`` in closures; the server's bound method is what lets
+    :func:`direct_writer` reach the protocol object underneath.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":
+            scope[RAW_SEND] = send
+        await self.app(scope, receive, send)
+
+
+def direct_writer(ws: WebSocket) -> Writer | None:
+    """A function writing text frames (UTF-8 bytes) straight to ``ws``'s socket, or None.
+
+    Only for uvicorn's ``websockets-sansio`` protocol: its ``send`` is a method of an object
+    holding the sans-I/O ``conn`` (websockets' ``ServerProtocol``, whose ``send_text`` takes
+    bytes) and the asyncio ``transport``. Writing there directly is what uvicorn's ``send``
+    does for a text message, minus ``str.encode`` per connection, the ASGI message dict and
+    a task switch per frame. Anything else gets None and the Starlette path.
+    """
+    proto: Any = getattr(ws.scope.get(RAW_SEND), "__self__", None)
+    if (
+        type(proto).__name__ != "WebSocketsSansIOProtocol"
+        or not hasattr(proto, "close_sent")
+        or not callable(getattr(getattr(proto, "conn", None), "send_text", None))
+        or getattr(proto, "transport", None) is None
+    ):
+        return None
+    conn: Any = proto.conn
+    transport: Any = proto.transport
+
+    def write(data: bytes) -> bool:
+        if proto.close_sent or transport.is_closing():
+            return False
+        try:
+            conn.send_text(data)
+        except Exception:  # InvalidState: closing under us
+            return False
+        transport.write(b"".join(conn.data_to_send()))
+        return bool(transport.get_write_buffer_size() <= MAX_UNSENT_BYTES)
+
+    return write
 
 
 class _Bucket:
@@ -110,7 +171,8 @@ async def game_socket(ws: WebSocket) -> None:
     hub: Hub = app.state.hub
     settings = app.state.settings
     limit = settings.max_message_bytes
-    await ws.accept()
+    # Which worker process took the socket (`serve --workers N`): for operators and tests.
+    await ws.accept(headers=[(b"x-cloister-worker", str(os.getpid()).encode())])
 
     async def fail(code: str, message: str, close: int | None = None) -> None:
         with contextlib.suppress(Exception):
@@ -134,6 +196,13 @@ async def game_socket(ws: WebSocket) -> None:
     if not isinstance(hello, Hello):
         await fail("hello_first", "the first message must be hello", 4400)
         return
+    if hello.v != PROTOCOL_VERSION:
+        await fail(
+            "unsupported_version",
+            f"this server speaks protocol version {PROTOCOL_VERSION}, not {hello.v}",
+            4400,
+        )
+        return
     try:
         rec = await service.load(ws.path_params["game_id"])
     except ServiceError as exc:
@@ -146,24 +215,33 @@ async def game_socket(ws: WebSocket) -> None:
         except ServiceError as exc:
             await fail(exc.code, exc.message, 4403)
             return
+    writer = direct_writer(ws)
+    conn = Connection(rec.id, seat, writer=writer)
+    if writer is not None:
+        # Too far behind: cut the socket (a close frame would wait behind the backlog); the
+        # client reconnects and resumes from its version.
+        transport = ws.scope[RAW_SEND].__self__.transport
+        conn.on_drop = transport.abort
+    else:
+        conn.outbox = asyncio.Queue()
     async with rec.lock:
         await service.catch_up(rec)
-        conn = Connection(rec.id, seat)
         hub.attach(rec, conn, hello.since)
 
-    async def sender() -> None:
+    async def sender(outbox: asyncio.Queue[bytes | None]) -> None:
         while True:
-            data = await conn.outbox.get()
+            data = await outbox.get()
             if data is None:
                 await ws.close(4429)
                 return
             await ws.send_text(data.decode())
 
-    send_task = asyncio.create_task(sender())
+    # Direct writes need no sender task (nor its memory per idle connection).
+    send_task = None if conn.outbox is None else asyncio.create_task(sender(conn.outbox))
     bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
     strikes = 0
     try:
-        while not send_task.done():
+        while send_task is None or not send_task.done():
             try:
                 text = await _receive_text(ws, limit)
                 if text is None:
@@ -201,6 +279,7 @@ async def game_socket(ws: WebSocket) -> None:
         pass
     finally:
         hub.detach(conn)
-        send_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await send_task
+        if send_task is not None:
+            send_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await send_task

@@ -21,7 +21,7 @@ import uvicorn
 import websockets
 
 from domain import REVIEW, SPECTATOR, GameType, Registry, Rng, fold, seat_viewer
-from protocol import GameCodec
+from protocol import GameCodec, apply_delta, expand_legal
 from server import Settings, create_app
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -101,9 +101,15 @@ class Player:
         msg: dict[str, Any] = json.loads(text)
         self.received.append(msg)
         if msg["type"] in ("welcome", "update"):
+            if "delta" in msg:
+                # A delta applies to the view held at its base: a mismatch is a server bug.
+                assert msg["base"] == self.version, (msg["base"], self.version)
+                self.view = apply_delta(self.view, msg["delta"])
+            else:
+                self.view = msg["view"]
+            if "legal" in msg:
+                self.legal = expand_legal(msg["legal"])
             self.version = msg["version"]
-            self.view = msg["view"]
-            self.legal = msg["legal"]
             self.status = msg["status"]
             if msg["type"] == "welcome":
                 self.seat = msg["seat"]

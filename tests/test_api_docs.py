@@ -278,11 +278,13 @@ def global_flags() -> set[str]:
 
 
 def documented_commands() -> dict[str, str]:
-    """Section title ("new", "types, games", "export and import") -> its text, per command."""
+    """Section title ("new", "types, games", "export and import", "play, watch, replay: …")
+    -> its text, per command."""
     text = (DOCS / "cli.md").read_text()
     out: dict[str, str] = {}
     for title, body in re.findall(r"^## (.+?)\n(.*?)(?=^## |\Z)", text, re.M | re.S):
-        for name in re.split(r",\s*|\s+and\s+", title.strip()):
+        names = title.split(":")[0]  # "play, watch, replay: the terminal UI"
+        for name in re.split(r",\s*|\s+and\s+", names.strip()):
             out[name.strip()] = body
     return out
 
@@ -304,6 +306,11 @@ def test_every_cli_flag_is_documented_and_every_documented_flag_exists() -> None
     groups = {frozenset(n for n, b in sections.items() if b is body) for body in sections.values()}
     for title_names in groups:
         body = sections[next(iter(title_names))]
+        # "new --join" in another command's section names new's flag: check it there.
+        pattern = rf"\b({'|'.join(map(re.escape, commands))}) (--[a-z][a-z-]*)"
+        for other, flag in re.findall(pattern, body):
+            assert flag in commands[other], f"docs/cli.md: `{other} {flag}` does not exist"
+        body = re.sub(pattern, "", body)
         known = set().union(*(commands[n] for n in title_names)) | global_flags()
         unknown = _flags(body) - known - {"--help"}
         assert not unknown, f"docs/cli.md section {sorted(title_names)} names {unknown}"

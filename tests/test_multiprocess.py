@@ -78,7 +78,7 @@ async def test_player_on_a_spectator_on_b_and_a_dies(
     welcome = await p1b.connect(since=seen)
     assert welcome["version"] >= acked[-1]
     assert welcome["events"] == []  # nothing was missed
-    legal = welcome["legal"]
+    legal = p1b.legal  # expanded from the welcome's compact form
     reply = await p1b.command(legal[0])
     assert reply["type"] == "accepted"
     await watcher.wait_version(reply["version"])

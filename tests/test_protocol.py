@@ -43,14 +43,15 @@ SERVER_SAMPLES = [
         [0],
         [WireEvent(4, "Passed", {"seat": 0}, "p")],
     ),
-    Update(5, [WireEvent(5, "Hidden", {})], {"x": None}, [{"type": "Pass"}], [1]),
+    Update(5, [WireEvent(5, "Hidden", {})], [1], view={"x": None}, legal=[{"type": "Pass"}]),
+    Update(6, [WireEvent(6, "Passed", {"seat": 1})], [0], base=5, delta=[[["x"], 2], [["y"]]]),
     Accepted("c1", 5, True),
     Rejected("c1", "not_your_turn", "it is seat 1's turn"),
     GameOverMessage(9, {"scores": [1, 2], "winners": [1], "summary": ""}),
     Error("bad_json", "nope", ["$.x"]),
     Pong(3),
 ]
-CLIENT_SAMPLES = [Hello(1, "tok", 7), SendCommand("c9", {"type": "Draw"}), Ping(2), Resync(4)]
+CLIENT_SAMPLES = [Hello(2, "tok", 7), SendCommand("c9", {"type": "Draw"}), Ping(2), Resync(4)]
 
 
 @pytest.mark.parametrize("message", SERVER_SAMPLES)
@@ -124,7 +125,7 @@ def test_fast_message_encoding_matches_the_converter() -> None:
 
     codec = GameCodec(GAME)
     view = {"piles": [Pile(("a", "b"), frozenset({3, 1}))], "n": 2, "t": (1, 2)}
-    message = Update(3, [WireEvent(3, "Passed", {"seat": 1}, "x")], view, [], [0])
-    converted = Update(3, message.events, codec.encode_view(view), [], [0])
+    message = Update(3, [WireEvent(3, "Passed", {"seat": 1}, "x")], [0], view=view, legal=[])
+    converted = Update(3, message.events, [0], view=codec.encode_view(view), legal=[])
     assert orjson.loads(codec.message_bytes(message)) == orjson.loads(encode(converted))
     assert decode_server(codec.message_bytes(message)).view["piles"][0]["hidden"] == [1, 3]

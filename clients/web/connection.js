@@ -1,5 +1,11 @@
 // A live connection to one game over the WebSocket API. Reconnects by itself after a drop
 // and resumes from the last version it saw (hello.since), so no event is lost or repeated.
+// Updates carry a delta of the view (and the legal commands only when they change, in a
+// compact form): this layer applies them and hands the page the full current view and the
+// expanded legal list, exactly as if every update carried them whole. A delta that does
+// not fit the view held here (a base version that is not ours) is answered with a resync.
+
+import { applyDelta, expandLegal } from "./delta.js";
 
 let commandSeq = 0;
 function newCommandId() {
@@ -20,6 +26,9 @@ export class GameConnection {
     this.token = token || null;
     this.h = handlers;
     this.version = null; // last version applied
+    this.view = null; // the full current view (deltas are applied to it)
+    this.legal = []; // the expanded legal commands of this seat
+    this.resyncing = false;
     this.ws = null;
     this.closed = false;
     this.finished = false;
@@ -63,7 +72,7 @@ export class GameConnection {
     }
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token, since: this.version }));
+      ws.send(JSON.stringify({ type: "hello", v: 2, token: this.token, since: this.version }));
     };
     ws.onmessage = (ev) => {
       let msg;
@@ -107,8 +116,11 @@ export class GameConnection {
         this.setState("open");
         const events = (msg.events || []).filter((e) => this.version === null || e.version > this.version);
         this.version = msg.version;
+        this.view = msg.view;
+        this.legal = expandLegal(msg.legal);
+        this.resyncing = false;
         this.finished = msg.status === "finished";
-        this.h.onWelcome?.({ ...msg, events });
+        this.h.onWelcome?.({ ...msg, events, view: this.view, legal: this.legal });
         // Commands and chat sent but never answered (the socket dropped): send again with the
         // same command_id; the server applies each at most once.
         for (const message of this.pending.values()) this.raw(message);
@@ -124,15 +136,32 @@ export class GameConnection {
         if (ownCommand) queueMicrotask(() => this.h.onAccepted?.({ command_id: msg.command_id, version: msg.version, duplicate: false }));
         const events = msg.events || [];
         if (this.version !== null && events.length && events[0].version > this.version + 1) {
-          // A gap: ask for everything after what we have; the answer is an update.
-          this.raw({ type: "resync", since: this.version });
+          // A gap: ask for everything after what we have; the answer is a full update.
+          this.resync();
           return;
         }
         if (this.version !== null && msg.version < this.version) return; // stale
+        let view = msg.view;
+        if (msg.delta) {
+          if (msg.base !== this.version) {
+            this.resync(); // a delta from a view we do not hold
+            return;
+          }
+          try {
+            view = applyDelta(this.view, msg.delta);
+          } catch (err) {
+            this.resync();
+            return;
+          }
+        } else {
+          this.resyncing = false; // a full view: nothing is missing any more
+        }
         const fresh = events.filter((e) => this.version === null || e.version > this.version);
         this.version = msg.version;
+        this.view = view;
+        if ("legal" in msg) this.legal = expandLegal(msg.legal);
         if (msg.status === "finished") this.finished = true;
-        this.h.onUpdate?.({ ...msg, events: fresh });
+        this.h.onUpdate?.({ ...msg, events: fresh, view: this.view, legal: this.legal });
         break;
       }
       case "accepted":
@@ -154,6 +183,12 @@ export class GameConnection {
       default:
         break;
     }
+  }
+
+  /** Ask for everything after our version (once until a full view answers). */
+  resync() {
+    if (this.resyncing) return;
+    this.resyncing = this.raw({ type: "resync", since: this.version });
   }
 
   raw(obj) {

@@ -1,4 +1,10 @@
-"""The event store contract. Every implementation passes ``tests/store_contract.py``."""
+"""The event store contract. Every implementation passes ``tests/store_contract.py``.
+
+Optional, used by the game service when a store has them (the Redis store does):
+``read_raw(game_id, after)`` (``read`` with unparsed payloads, see :data:`RawEvent`), and
+``get_snapshot(game_id)`` / ``put_snapshot(game_id, fields)`` (a cache of folded state,
+``server.snapshots``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,10 @@ from typing import Any, Literal, Protocol
 
 import attrs
 
-__all__ = ["AppendResult", "EventStore", "NewEvent", "StoredEvent"]
+__all__ = ["AppendResult", "EventStore", "NewEvent", "RawEvent", "StoredEvent"]
+
+RawEvent = tuple[int, str, int, str, str, bytes]
+"""``(version, type, schema, uuid, command id, payload as JSON bytes)``."""
 
 
 @attrs.frozen

@@ -17,6 +17,7 @@ class MemoryStore:
         self._meta: dict[str, dict[str, str]] = {}
         self._order: list[str] = []
         self._bells: list[asyncio.Queue[tuple[str, int]]] = []
+        self._snaps: dict[str, dict[str, str | bytes]] = {}
 
     async def append(
         self,
@@ -48,6 +49,13 @@ class MemoryStore:
 
     async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         return list(self._streams.get(game_id, [])[after:])
+
+    async def get_snapshot(self, game_id: str) -> dict[str, str | bytes] | None:
+        snap = self._snaps.get(game_id)
+        return dict(snap) if snap is not None else None
+
+    async def put_snapshot(self, game_id: str, fields: Mapping[str, str | bytes]) -> None:
+        self._snaps[game_id] = dict(fields)
 
     async def head(self, game_id: str) -> int:
         return len(self._streams.get(game_id, []))

@@ -8,6 +8,8 @@ slot and the script may touch all of them):
 * ``<prefix>:{G}:cmds`` HASH command id → head version it produced (idempotency).
 * ``<prefix>:{G}:meta`` HASH server-only secrets: the game's RNG seed, seat token hashes.
 * ``<prefix>:{G}:bell`` pub/sub channel: the doorbell, a hint to catch up.
+* ``<prefix>:{G}:snap`` HASH a snapshot of the folded state, a cache derived from the log
+  (``server.snapshots``): dropping it costs a longer load, never a game.
 * ``<prefix>:games`` ZSET of game ids by creation time: a lobby index, best effort (it can
   be rebuilt by scanning for event streams, see ``rebuild_index``).
 """
@@ -25,7 +27,7 @@ from typing import Any
 import orjson
 import redis.asyncio as aioredis
 
-from .base import AppendResult, NewEvent, StoredEvent
+from .base import AppendResult, NewEvent, RawEvent, StoredEvent
 from .resp import RespConnection, RespError
 from .resp import subscribe as resp_subscribe
 
@@ -35,6 +37,8 @@ log = logging.getLogger("cloister.store")
 
 _LUA = resources.files(__package__).joinpath("gamestore.lua").read_text()
 _PAGE = 1000
+_AHEAD = 4
+"""Pages asked for at once when reading a stream."""
 
 
 class RedisStore:
@@ -108,16 +112,45 @@ class RedisStore:
         return result
 
     async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
+        return [
+            StoredEvent(v, t, orjson.loads(d), e, c, s)
+            for v, t, s, e, c, d in await self.read_raw(game_id, after)
+        ]
+
+    async def read_raw(self, game_id: str, after: int = 0) -> list[RawEvent]:
+        """As ``read``, with each event as a tuple ``(version, type, schema, uuid, command
+        id, payload JSON bytes)``: a load behind a snapshot parses payloads only on use.
+
+        Entry ids are versions, so the pages are asked for by version range, several at
+        once: Redis builds the next page while this process parses the last one.
+        """
         key = self._key(game_id, "events")
-        out: list[StoredEvent] = []
-        start = f"{after + 1}-0"
+        out: list[RawEvent] = []
+        first = after + 1
         while True:
-            page = await self._fast.execute("XRANGE", key, start, "+", "COUNT", _PAGE)
-            for entry_id, flat in page:
-                out.append(_decode(entry_id, dict(zip(flat[::2], flat[1::2], strict=True))))
-            if len(page) < _PAGE:
-                return out
-            start = f"{out[-1].version + 1}-0"
+            pages = await asyncio.gather(
+                *(
+                    self._fast.execute(
+                        "XRANGE", key, f"{lo}-0", f"{lo + _PAGE - 1}-0", "COUNT", _PAGE
+                    )
+                    for lo in range(first, first + _PAGE * _AHEAD, _PAGE)
+                )
+            )
+            for page in pages:
+                out.extend([_decode(entry_id, flat) for entry_id, flat in page])
+                if len(page) < _PAGE:
+                    return out
+            first += _PAGE * _AHEAD
+
+    async def get_snapshot(self, game_id: str) -> dict[bytes, bytes] | None:
+        flat = await self._fast.execute("HGETALL", self._key(game_id, "snap"))
+        return dict(zip(flat[::2], flat[1::2], strict=True)) if flat else None
+
+    async def put_snapshot(self, game_id: str, fields: Mapping[str, str | bytes]) -> None:
+        args: list[Any] = []
+        for k, v in fields.items():
+            args += [k, v]
+        await self._fast.execute("HSET", self._key(game_id, "snap"), *args)
 
     async def head(self, game_id: str) -> int:
         last = await self.redis.xrevrange(self._key(game_id, "events"), count=1)
@@ -184,12 +217,14 @@ class RedisStore:
         await self._pool.disconnect()
 
 
-def _decode(entry_id: bytes, fields: dict[bytes, bytes]) -> StoredEvent:
-    return StoredEvent(
-        version=int(entry_id.split(b"-")[0]),
-        type=fields[b"t"].decode(),
-        data=orjson.loads(fields[b"d"]),
-        uuid=fields[b"e"].decode(),
-        command_id=fields[b"c"].decode(),
-        schema=int(fields[b"s"]),
-    )
+_LAYOUT = [b"t", b"s", b"e", b"d", b"c"]
+"""The field order gamestore.lua writes: read by position (the rebuild's hot loop)."""
+
+
+def _decode(entry_id: bytes, flat: list[bytes]) -> RawEvent:
+    if flat[::2] == _LAYOUT:
+        t, s, e, d, c = flat[1::2]
+    else:  # written by another version of the script: by name
+        fields = dict(zip(flat[::2], flat[1::2], strict=True))
+        t, s, e, d, c = (fields[k] for k in _LAYOUT)
+    return (int(entry_id[: entry_id.index(b"-")]), t.decode(), int(s), e.decode(), c.decode(), d)

@@ -91,15 +91,16 @@ async def test_new_join_play_with_piped_stdin(live_server: Any, tmp_path: Path, 
         # Seat 1 plays from this test; seat 0 is the terminal client fed by a pipe. Bad
         # input first (must be explained, not crash), then "1" = the first legal command.
         stdin = "x\n99\n{bad json\n" + '{"type": "Nope"}\n' + "?\nsay hello, bob\n" + "1\n" * 12
-        cli = asyncio.create_task(run_cli(["play", gid], url, tmp_path, stdin))
+        cli = asyncio.create_task(run_cli(["play", gid, "--plain"], url, tmp_path, stdin))
         await play_until([bob], lambda: bob.finished or cli.done(), timeout=30)
         code, out, err = await cli
     assert code == 0, err
-    assert "Your move:" in out and "1. Draw" in out
+    assert "Your move:" in out and "1. Draw a card" in out and "[draw]" in out
+    assert "Round 1 of 3" in out  # the status sentence
     assert "unknown input 'x'" in out
     assert "choose a number from 1 to" in out
     assert "not valid JSON" in out
-    assert "Rejected (unknown_command)" in out
+    assert "Refused (unknown_command)" in out
     assert "Game over." in out
     assert "ann (Player 1) draws the " in out  # the event log: the narrator's sentences
     assert "say TEXT" in out  # the help
@@ -110,7 +111,9 @@ async def test_new_join_play_with_piped_stdin(live_server: Any, tmp_path: Path, 
 
 async def test_play_survives_end_of_input(live_server: Any, tmp_path: Path) -> None:
     gid, t0, _ = await new_game(live_server.url, "eof")
-    code, out, err = await run_cli(["play", gid, f"--token={t0}"], live_server.url, tmp_path, "")
+    code, out, err = await run_cli(
+        ["play", gid, f"--token={t0}", "--plain"], live_server.url, tmp_path, ""
+    )
     assert code == 0, err
     assert "End of input" in out
 
@@ -118,7 +121,7 @@ async def test_play_survives_end_of_input(live_server: Any, tmp_path: Path) -> N
 async def test_watch_prints_updates_as_they_come(live_server: Any, tmp_path: Path) -> None:
     gid, t0, t1 = await new_game(live_server.url, "watch")
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "clients.cli", "watch", gid,
+        sys.executable, "-m", "clients.cli", "watch", gid, "--plain",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         cwd=ROOT, env=cli_env(live_server.url, tmp_path),
     )  # fmt: skip
@@ -134,8 +137,10 @@ async def test_watch_prints_updates_as_they_come(live_server: Any, tmp_path: Pat
     out, err = await asyncio.wait_for(proc.communicate(), 20)
     assert proc.returncode == 0, err
     text = out.decode()
-    # Every version after the welcome appears once, live, then the result.
-    for v in range(start + 1, a.version + 1):
+    # Every version after the welcome that has a log line appears once, live, then the result.
+    said = [e.version for e in a.events if e.text and e.version > start]
+    assert said
+    for v in said:
         assert text.count(f"[{v:>4}]") == 1, v
     assert "(Player 1) draws a card" in text and "Game over." in text
 
@@ -164,7 +169,7 @@ def test_export_replay_import(live_server: Any, tmp_path: Path, cli: Any) -> Non
     assert code == 0, err
     assert f"== version 5/{log['version']}" in out
 
-    code, out, err = cli("--server", url, "replay", gid, stdin="n\nn\np\nl\nbogus\nq\n")
+    code, out, err = cli("--server", url, "replay", gid, "--plain", stdin="n\nn\np\nl\nbogus\nq\n")
     assert code == 0, err
     assert "== version 1/" in out and f"== version {log['version']}/" in out
     assert "unknown key 'bogus'" in out

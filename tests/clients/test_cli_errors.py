@@ -112,8 +112,8 @@ def test_bad_arguments_get_one_line_and_exit_2(
         ("games",),
         ("new", "high-card"),
         ("join", "g-1", "--name", "a"),
-        ("play", "g-1", "--token=t"),
-        ("watch", "g-1"),
+        ("play", "g-1", "--token=t", "--plain"),
+        ("watch", "g-1", "--plain"),
         ("replay", "g-1", "--to", "1"),
         ("export", "g-1"),
     ],
@@ -126,8 +126,8 @@ def test_an_unreachable_server_is_one_line(run: Any, args: tuple[str, ...]) -> N
     "args",
     [
         ("join", "g-000000000000", "--name", "a"),
-        ("play", "g-000000000000", "--token=t"),
-        ("watch", "g-000000000000"),
+        ("play", "g-000000000000", "--token=t", "--plain"),
+        ("watch", "g-000000000000", "--plain"),
         ("replay", "g-000000000000", "--to", "1"),
         ("export", "g-000000000000"),
     ],
@@ -179,7 +179,7 @@ def test_join_refusals_are_one_line(run: Any, live_server: Any) -> None:
 
 def test_play_with_a_wrong_token_is_one_line(run: Any, live_server: Any) -> None:
     gid, _, _ = asyncio.run(new_game(live_server.url, "bad-token"))
-    refused(run("--server", live_server.url, "play", gid, "--token=nope"), "bad_token")
+    refused(run("--server", live_server.url, "play", gid, "--token=nope", "--plain"), "bad_token")
     refused(
         run("--server", live_server.url, "replay", gid, "--token=nope", "--to", "1"), "bad_token"
     )

@@ -1,0 +1,92 @@
+"""Rebuild speed: load a long game from its stream into a fresh node (read + decode + fold).
+
+Two real long logs are played first by the greedy bots through the game service (a 7-player
+long Road to Enlightenment game and a 4-player Campus Galli level III game). Then each is
+loaded by a fresh ``GameService`` (its record built from Redis, as after a restart):
+
+* ``snapshot``: the normal load; the snapshot written at the game's end is checked against
+  the log and the fold of the prefix it covers is skipped (``server.snapshots``);
+* ``cold``: the same with no snapshot store: every event decoded and folded;
+* ``orjson``: only ``orjson.loads`` of the same payloads, the floor of any decode.
+
+Rates are events / median wall seconds of ``--rebuild-reps`` loads, and events / median CPU
+seconds of this process (steadier on a shared machine; Redis's own work is not in it).
+The codec of each game type is built before timing: once per process, not per game.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import uuid
+from typing import Any
+
+import orjson
+
+from domain import Rng, default_registry
+from server.games import GameService
+from server.store.redis import RedisStore
+
+LOGS: list[tuple[str, str, dict[str, Any]]] = [
+    ("road-7p-long", "road-to-enlightenment", {"players": 7, "length": "long"}),
+    ("campus-galli-4p-III", "campus-galli", {"players": 4, "level": 3}),
+]
+
+
+class _NoSnapshots:
+    """The store without its snapshot methods: a cold load."""
+
+    def __init__(self, store: RedisStore) -> None:
+        self.read = store.read
+        self.get_meta = store.get_meta
+
+
+async def _play(service: GameService, name: str, options: dict[str, Any], seed: int) -> Any:
+    rec = await service.create(name, options, f"rebuild-{seed}")
+    for seat in range(len(rec.seats)):
+        await service.take_seat(rec, seat, f"p{seat}")
+    bot, rng = rec.gtype.bot("greedy"), Rng(seed)
+    while not rec.terminal:
+        seat = min(rec.game.to_act(rec.state))
+        command = bot.choose(rec.game, rec.state, seat, rng)
+        await service.command(rec, seat, uuid.uuid4().hex, rec.codec.encode_command(command))
+    while service._snapshot_tasks:  # the end-of-game snapshot
+        await next(iter(service._snapshot_tasks))
+    return rec
+
+
+async def rebuild_rates(redis_url: str, reps: int = 5) -> dict[str, Any]:
+    prefix = f"bench-rebuild-{uuid.uuid4().hex[:8]}"
+    store = RedisStore(redis_url, prefix)
+    registry = default_registry()
+    out: dict[str, Any] = {}
+    try:
+        for label, name, options in LOGS:
+            rec = await _play(GameService(store, registry), name, options, seed=7)
+            row: dict[str, Any] = {"events": rec.version}
+            for mode in ("snapshot", "cold"):
+                walls, cpus = [], []
+                for _ in range(reps):
+                    service = GameService(store, registry)
+                    if mode == "cold":
+                        service.store = _NoSnapshots(store)  # type: ignore[assignment]
+                    w0, c0 = time.perf_counter(), time.process_time()
+                    loaded = await service.load(rec.id)
+                    walls.append(time.perf_counter() - w0)
+                    cpus.append(time.process_time() - c0)
+                    assert loaded.version == rec.version and loaded.state == rec.state
+                row[f"{mode}_events_per_s"] = rec.version / statistics.median(walls)
+                row[f"{mode}_cpu_events_per_s"] = rec.version / max(statistics.median(cpus), 1e-9)
+            payloads = [orjson.dumps(e.data) for e in rec.log]
+            walls = []
+            for _ in range(reps):
+                w0 = time.perf_counter()
+                for p in payloads:
+                    orjson.loads(p)
+                walls.append(time.perf_counter() - w0)
+            row["orjson_events_per_s"] = rec.version / statistics.median(walls)
+            out[label] = row
+    finally:
+        await store.delete_prefix()
+        await store.close()
+    return out

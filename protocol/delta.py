@@ -1,0 +1,155 @@
+"""What changed in a view: a compact, JSON Patch-like delta, and its application.
+
+After the welcome, an update does not carry the viewer's whole view: it carries the changes
+from the view that viewer already holds (at the update's ``base`` version). A delta is a list
+of operations, each a JSON array whose first element is a *path* (a list of object keys and
+array indices from the view's root):
+
+* ``[path, value]`` sets the value at ``path`` (an object key is added or replaced; an array
+  index equal to the array's length appends);
+* ``[path]`` removes: an object key is deleted; for an array index ``i`` the array is cut to
+  its first ``i`` elements.
+
+An empty path replaces the whole view. The operations apply in order. This is RFC 6902's
+``replace``/``add``/``remove`` without the ``{"op": …, "path": "/a/b"}`` envelope: the paths
+are arrays, so no escaping, and about a third of the bytes.
+
+Why a path delta and not "the top-level parts that changed": measured on random games of the
+three board games (``bench``'s delta report), a move changes a few leaves deep inside the
+players and board parts; resending whole parts costs several times the bytes for a similar
+CPU cost (the diff compares with C-speed ``==`` first and only walks into what differs).
+
+``diff`` works on JSON-ready values (dict, list or tuple, str, int, float, bool, None);
+anything else (a set, an attrs instance) is compared with ``==`` and sent whole when it
+differs. ``apply_delta`` never mutates its input: it copies the containers along each path,
+so a reader holding the old view keeps a consistent one, and unchanged parts are shared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Delta", "DeltaError", "apply_delta", "diff"]
+
+Delta = list[list[Any]]
+"""A list of operations, see the module docstring."""
+
+
+class DeltaError(ValueError):
+    """A delta that does not fit the view it is applied to (the client should resync)."""
+
+
+def diff(old: Any, new: Any) -> Delta:
+    """The operations that turn ``old`` into ``new`` (``[]`` when they are equal)."""
+    ops: Delta = []
+    if old != new:
+        _diff(old, new, [], ops)
+    return ops
+
+
+def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
+    # Called only when old != new.
+    if type(old) is dict and type(new) is dict:
+        for key, value in new.items():
+            if key in old:
+                before = old[key]
+                if before is not value and before != value:
+                    _diff(before, value, [*path, key], ops)
+            else:
+                ops.append([[*path, key], value])
+        if len(old) + sum(1 for k in new if k not in old) != len(new):
+            for key in old:
+                if key not in new:
+                    ops.append([[*path, key]])
+        return
+    if isinstance(old, list | tuple) and isinstance(new, list | tuple):
+        n_old, n_new = len(old), len(new)
+        common = min(n_old, n_new)
+        changed = [i for i in range(common) if old[i] != new[i]]
+        # Many changed elements: one replacement is smaller than many paths into the list.
+        if len(changed) * 2 > max(common, 1) and common > 1:
+            ops.append([path, new])
+            return
+        for i in changed:
+            _diff(old[i], new[i], [*path, i], ops)
+        if n_new > n_old:
+            for i in range(n_old, n_new):
+                ops.append([[*path, i], new[i]])
+        elif n_new < n_old:
+            ops.append([[*path, n_new]])
+        return
+    ops.append([path, new])
+
+
+def _copy(node: Any) -> Any:
+    if type(node) is dict:
+        return dict(node)
+    if type(node) is list:
+        return list(node)
+    raise DeltaError(f"a path goes through a {type(node).__name__}")
+
+
+def apply_delta(view: Any, delta: Delta) -> Any:
+    """``view`` with ``delta`` applied; raises :class:`DeltaError` if it does not fit."""
+    root: list[Any] = [view]  # a holder, so an empty path replaces the whole view
+    copied: set[int] = set()  # ids of containers already copied by this call
+    keep: list[Any] = []  # ...kept alive, so no other object can take over their ids
+    for op in delta:
+        if not isinstance(op, list) or not 1 <= len(op) <= 2 or not isinstance(op[0], list):
+            raise DeltaError(f"not a delta operation: {op!r}")
+        path = op[0]
+        parent: Any = root
+        key: Any = 0
+        for step in path:
+            child = _child(parent, key)
+            if id(child) not in copied:
+                child = _copy(child)
+                copied.add(id(child))
+                keep.append(child)
+                parent[key] = child
+            parent, key = child, step
+        if len(op) == 2:
+            _set(parent, key, op[1])
+        elif parent is root:
+            raise DeltaError("the whole view cannot be removed")
+        else:
+            _remove(parent, key)
+    return root[0]
+
+
+def _child(parent: Any, key: Any) -> Any:
+    try:
+        if type(parent) is list and (type(key) is not int or key < 0):
+            raise DeltaError(f"array index {key!r}")
+        return parent[key]
+    except (KeyError, IndexError, TypeError):
+        raise DeltaError(f"no {key!r} in the view") from None
+
+
+def _set(parent: Any, key: Any, value: Any) -> None:
+    if type(parent) is dict:
+        if type(key) is not str:
+            raise DeltaError(f"object key {key!r}")
+        parent[key] = value
+    elif type(parent) is list:
+        if type(key) is not int or not 0 <= key <= len(parent):
+            raise DeltaError(f"array index {key!r} of {len(parent)}")
+        if key == len(parent):
+            parent.append(value)
+        else:
+            parent[key] = value
+    else:
+        raise DeltaError(f"cannot set {key!r} in a {type(parent).__name__}")
+
+
+def _remove(parent: Any, key: Any) -> None:
+    if type(parent) is dict:
+        if key not in parent:
+            raise DeltaError(f"no {key!r} to remove")
+        del parent[key]
+    elif type(parent) is list:
+        if type(key) is not int or not 0 <= key <= len(parent):
+            raise DeltaError(f"array index {key!r} of {len(parent)}")
+        del parent[key:]
+    else:
+        raise DeltaError(f"cannot remove {key!r} from a {type(parent).__name__}")
