@@ -611,7 +611,7 @@ function sinceView(p) {
   const title = st.seat === null ? "Latest moves" : st.sinceVersion === null ? "Latest moves" : "Since your last move";
   return html`<section class="since panel" aria-labelledby="since-h">
     <h2 id="since-h">${title}</h2>
-    ${recent.length ? html`<ul class="since-list">${repeat(recent, (e) => e.version, (e) => html`<li>${e.text}</li>`)}</ul>` : html`<p class="muted">Nothing new yet.</p>`}
+    ${recent.length ? html`<ul class="since-list" tabindex="0" aria-label="Moves since your last one">${repeat(recent, (e) => e.version, (e) => html`<li>${e.text}</li>`)}</ul>` : html`<p class="muted">Nothing new yet.</p>`}
   </section>`;
 }
 

@@ -88,7 +88,7 @@ export function card(ctx, c) {
       @click=${act ? onClick(act) : d ? () => d.pin() : nothing} @keydown=${act ? onKeys(act) : nothing}
       @mouseenter=${d ? d.show : nothing} @mouseleave=${d ? d.hide : nothing}
       @focus=${d ? d.show : nothing} @blur=${d ? d.hide : nothing}>
-    <div class="card-bar" style=${c.colour ? `background:${c.colour}` : ""}>${c.corner ?? nothing}</div>
+    <div class="card-bar" style=${c.colour ? `background:${c.colour}` : ""}>${c.corner !== undefined && c.corner !== "" ? html`<span class="card-corner">${c.corner}</span>` : nothing}</div>
     <div class="card-name">${c.name}</div>
     ${c.kind ? html`<div class="card-kind">${c.kind}</div>` : nothing}
     ${c.body ?? nothing}

@@ -28,7 +28,8 @@ ORIGIN = "http://cloister.test"
 
 HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="stylesheet" href="/style.css"></head><body><main id="main">
-<div class="board" id="board" style="width: 1200px; height: 860px"></div></main><div id="toasts"></div>
+<div class="board" id="board" style="width: 1200px; height: 860px"></div></main>
+<div id="toasts"></div>
 <script type="module">
 import { rendererFor } from "/games/index.js";
 import { render } from "/lit.js";
@@ -42,12 +43,16 @@ window.draw = async (type, view, legal, seat) => {
     interactive: legal.length > 0, mode: seat === null ? "watch" : "play", gameType: type,
     summary: null, seatName: (s) => `Player ${s + 1}`, colour: () => "#888",
     // A click meaning several moves sends the list (the page then asks which).
-    send: (c) => { window.sent.push(...(Array.isArray(c) ? c.slice(0, 1) : [c])); window.lists.push(c); },
+    send: (c) => {
+      window.sent.push(...(Array.isArray(c) ? c.slice(0, 1) : [c]));
+      window.lists.push(c);
+    },
     why: (reason) => { window.whys.push(reason); }, detail: () => {},
     rerender: () => draw(), changed: new Set(), glossary: {}, ui,
   };
   const draw = () => {
-    try { render(r.render(ctx), host); } catch (e) { window.drawErrors.push(String(e && e.stack || e)); }
+    try { render(r.render(ctx), host); }
+    catch (e) { window.drawErrors.push(String(e && e.stack || e)); }
   };
   window.sent = []; window.lists = []; window.whys = [];
   render(null, host);
