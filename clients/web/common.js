@@ -79,15 +79,15 @@ export function winnerSentence(summary, result) {
  * @param {Breakdown|null} table
  * @param {(seat: number) => string} colour
  */
-export function resultPanel(summary, result, table, colour) {
+export function resultPanel(summary, result, table, colour, extra = nothing) {
   if (!result) return nothing;
   const winners = new Set(result.winners || []);
   const rows = table ? table.rows : (result.scores || []).map((sc, seat) => ({ seat, name: undefined, cells: [], total: sc }));
   const cols = table ? table.columns : [];
   return html`<section class="result" aria-labelledby="result-h">
     <h2 id="result-h">Final score</h2>
-    <p class="winner-line">${winnerSentence(summary, result)}</p>
-    <div class="result-scroll"><table class="breakdown">
+    <p class="winner-line">${winnerSentence(summary, result)}</p>${extra}
+    <div class="result-scroll" tabindex="0" role="region" aria-label="Score by category"><table class="breakdown">
       <thead><tr><th scope="col">Player</th>${cols.map((c) => html`<th scope="col">${c}</th>`)}<th scope="col">Total</th></tr></thead>
       <tbody>${rows.map((r) => html`<tr class=${r.seat !== null && winners.has(r.seat) ? "winner" : ""} style=${r.seat !== null ? `--seat:${colour(r.seat)}` : ""}>
         <th scope="row"><span class="seat-dot" aria-hidden="true"></span>${r.name || (r.seat !== null ? seatName(summary, r.seat) : "")}${r.seat !== null && winners.has(r.seat) ? html` <span class="badge">winner</span>` : nothing}</th>

@@ -75,6 +75,7 @@ export class GamePage {
       zoom: 1,
       openGroups: new Set(),
       reviewLoaded: false,
+      resetMarks: false,
     };
     this.ui = {}; // the renderer's page-only state (selection, orientation)
     this.chatIds = new Set();
@@ -228,6 +229,7 @@ export class GamePage {
     if (this.st.seat === null || this.st.busy) return;
     this.st.busy = true;
     this.st.why = null;
+    this.st.resetMarks = true;
     this.conn.send(cmd);
     this.update();
   }
@@ -401,8 +403,14 @@ export class GamePage {
     if (prev && msg.view && this.renderer.marks) {
       try {
         const marks = this.renderer.marks(prev, msg.view, st.seat);
-        // A view that changed nothing drawn (a chat line) keeps the last move's highlights.
-        if (marks.size) st.changed = marks;
+        // Everything the other seats did since my last move stays marked until I move again
+        // (then my own move is what is marked); a chat line changes nothing drawn.
+        if (st.resetMarks) {
+          st.changed = marks;
+          st.resetMarks = false;
+        } else if (marks.size) {
+          st.changed = new Set([...st.changed, ...marks]);
+        }
       } catch (err) {
         console.warn("marks failed", err);
       }
@@ -457,13 +465,14 @@ function pageView(p) {
     <div class=${classMap({ banner: true, mine: prompt.mine })} role="status" aria-live="polite">${prompt.text}</div>
     <div class="game-body">
       <div class="board-area">
+        ${st.status === "finished" ? resultView(p, ctx) : nothing}
         ${boardView(p, ctx)}
         ${st.why ? html`<div class="why" role="status" aria-live="polite"><strong>Not possible:</strong> ${st.why}</div>` : html`<div class="why" role="status" aria-live="polite" hidden></div>`}
         ${detailPanel(st.detail, st.pinned, () => { st.pinned = false; p.showDetail(null); })}
       </div>
       <aside class="side">
         ${playersView(p, ctx)}
-        ${st.status === "finished" ? resultView(p, ctx) : actionsView(p, ctx)}
+        ${st.status === "finished" ? nothing : actionsView(p, ctx)}
         ${st.status === "running" ? sinceView(p) : nothing}
         ${logView(p)}
       </aside>
@@ -634,8 +643,8 @@ function resultView(p, ctx) {
   // The narrator's categories when the result has them, else what the renderer can tell.
   let table = breakdownFromResult(st.result);
   if (!table) try { table = p.renderer.breakdown?.(st.view, st.result, ctx) || null; } catch (err) { console.warn(err); }
-  return html`${resultPanel(p.summary, st.result, table, ctx.colour)}
-    <p class="replay-link"><a href=${`#/replay/${p.id}`}>Step through the whole game with every card revealed</a></p>`;
+  return resultPanel(p.summary, st.result, table, ctx.colour,
+    html`<p class="replay-link"><a href=${`#/replay/${p.id}`}>Step through the whole game with every card revealed</a></p>`);
 }
 
 export { pageView };

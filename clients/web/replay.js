@@ -266,12 +266,12 @@ function replayView(r) {
     </div>
     <div class="game-body">
       <div class="board-area">
+        ${atEnd ? resultPanel(s, s.result, table, (x) => (ctx ? ctx.colour(x) : seatColour(x))) : nothing}
         <div class="board" id="board"><div class="zoom-box">${board}</div></div>
         ${detailPanel(r.detail, r.pinned, () => { r.pinned = false; r.detail = null; r.update(); })}
       </div>
       <aside class="side">
         ${playersPanel({ seats: s.seats, lines, me: null, toAct: v < r.max ? toAct : [], running: v < r.max || s.status !== "finished", name: (x) => seatName(s, x), colour: (x) => (ctx ? ctx.colour(x) : seatColour(x)) })}
-        ${atEnd ? resultPanel(s, s.result, table, (x) => (ctx ? ctx.colour(x) : seatColour(x))) : nothing}
         <section class="log-panel panel" aria-labelledby="events-h"><h2 id="events-h">Events</h2>
           <ol class="log" id="log" aria-label="Events up to this step" tabindex="0" ${ref(r.logRef)}>${logRows(r.events.filter((e) => e.version <= v), { current: v })}</ol>
         </section>

@@ -90,7 +90,6 @@ def act(p: Page, base: str, gid: str) -> None:
     p.wait_version(before + 1)
 
 
-
 def _strings(value: Any) -> set[str]:
     if isinstance(value, str):
         return {value}
@@ -119,8 +118,6 @@ def assert_no_private_ids(p: Page, base: str, gid: str, token: str) -> None:
     }
     leaked = sorted(x for x in private if x in html)
     assert not leaked, f"the spectator page shows private ids {leaked}"
-
-
 
 
 def axe_violations(p: Page) -> list[str]:

@@ -311,10 +311,7 @@ def test_lobby_fits_a_phone_in_landscape(base_url: str, browser: Any, screenshot
         # Keyboard: Tab reaches a Play now button.
         for _ in range(40):
             p.page.keyboard.press("Tab")
-            if (
-                p.js("document.activeElement && document.activeElement.textContent")
-                == "Play now"
-            ):
+            if p.js("document.activeElement && document.activeElement.textContent") == "Play now":
                 break
         else:
             pytest.fail("Play now is not reachable with the keyboard")

@@ -470,7 +470,8 @@ function monasterySvg(ctx, view, live) {
     <circle cx=${cx} cy=${cy} r=${R + 32} fill="#d8c49c" stroke="#7a5a32" stroke-width="2"/>
     <circle cx=${cx} cy=${cy} r=${R - 36} fill="#efe3c8" stroke="#7a5a32"/>
     <text x=${cx} y=${cy - 10} text-anchor="middle" dominant-baseline="central" font-weight="700" fill="#4a3218" font-size="18">Monastery</text>
-    <text x=${cx} y=${cy + 14} text-anchor="middle" dominant-baseline="central" font-size="13" fill="#4a3218">tokens left: ${Object.values(view.supply || {}).join(" / ")}</text>
+    <text x=${cx} y=${cy + 12} text-anchor="middle" dominant-baseline="central" font-size="13" fill="#4a3218">tokens left</text>
+    <text x=${cx} y=${cy + 28} text-anchor="middle" dominant-baseline="central" font-size="13" fill="#4a3218">${Object.values(view.supply || {}).join(" · ")}</text>
     ${m.stations.map((name, i) => {
       const a = -Math.PI / 2 + (2 * Math.PI * i) / n;
       const x = cx + R * Math.cos(a), y = cy + R * Math.sin(a);
@@ -526,8 +527,8 @@ function ritualsSvg(ctx, view, live) {
       }
       return inert(ctx, reason, face, { cls: changed ? "last-move" : "", detail: { title: `${sp.ritual} set of ${sp.size}`, kind: "Ritual space", text: `Worth ${sp.points} points. Claim it with ${sp.size} ${sp.ritual} tokens while the Abbot stands on the ${sp.ritual} station; your opponent then draws a card.` } });
     })}
-    <text x=${x0} y=${y0 + 162} font-size="14" fill="#4a3218" dominant-baseline="central">Book spaces</text>
-    ${(m.book_spaces || []).map((o, i) => svg`<rect x=${x0 + 90 + i * 30} y=${y0 + 150} width="24" height="24" rx="4" fill=${o ? SIDE_FILL[o] : "#fff8"} stroke="#5a4326"><title>${o ? `Book space ${i + 1}: ${SIDE_NAME[o]}` : `Book space ${i + 1}: free`}</title></rect>`)}
+    <text x=${x0 + 118} y=${y0} font-size="14" fill="#4a3218" dominant-baseline="central">Book spaces</text>
+    ${(m.book_spaces || []).map((o, i) => svg`<rect x=${x0 + 206 + i * 28} y=${y0 - 11} width="24" height="24" rx="4" fill=${o ? SIDE_FILL[o] : "#fff8"} stroke="#5a4326"><title>${o ? `Book space ${i + 1}: ${SIDE_NAME[o]}` : `Book space ${i + 1}: free`}</title></rect>`)}
   </g>`;
 }
 
