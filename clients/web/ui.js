@@ -193,7 +193,7 @@ export function logRows(events, o = {}) {
 /** The detail panel: the full rules text of what the pointer or focus is on. */
 export function detailPanel(d, pinned, close) {
   if (!d) return html`<div class="detail" aria-live="polite"></div>`;
-  return html`<div class="detail shown" aria-live="polite" role="note">
+  return html`<div class=${pinned ? "detail shown pinned" : "detail shown"} aria-live="polite" role="note">
     <div class="detail-title">${d.title}${d.kind ? html` <span class="detail-kind">${d.kind}</span>` : nothing}</div>
     ${d.text ? html`<p class="detail-text">${d.text}</p>` : nothing}
     ${(d.lines || []).map((l) => html`<p class="detail-line">${l}</p>`)}
