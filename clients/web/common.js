@@ -78,6 +78,7 @@ export function winnerSentence(summary, result) {
  * @param {GameResult|null} result
  * @param {Breakdown|null} table
  * @param {(seat: number) => string} colour
+ * @param {any} [extra]   more to show beside the winner (a link)
  */
 export function resultPanel(summary, result, table, colour, extra = nothing) {
   if (!result) return nothing;

@@ -96,7 +96,7 @@ function project(id, i, n) {
 function powerWords(p) {
   if (!p) return "";
   const name = humanize(String(p.type).toLowerCase().replace(/_/g, " "));
-  return [name, p.track ? TRACK[p.track] || p.track : "", p.n ?? ""].filter((x) => x !== "").join(" ");
+  return [name, p.track ? TRACK[p.track] || p.track : "", p.n ? p.n : ""].filter((x) => x !== "").join(" ");
 }
 
 function lumInfo(ctx, id) {
