@@ -27,7 +27,9 @@ export function glossary(type) {
 export function seatName(summary, seat) {
   const s = summary?.seats?.find((x) => x.seat === seat);
   if (!s) return `Player ${seat + 1}`;
-  const who = s.name || (s.bot ? "a bot" : null);
+  // Bots are named by the server ("Brother Anselm (bot)"): "Reverent (Brother Anselm, bot)".
+  let who = s.name || (s.bot ? "a bot" : null);
+  if (who && s.bot && / \(bot\)$/.test(who)) who = `${who.replace(/ \(bot\)$/, "")}, bot`;
   return who && who !== s.label ? `${s.label} (${who})` : s.label;
 }
 
@@ -97,16 +99,28 @@ export function resultPanel(summary, result, table, colour, extra = nothing) {
   </section>`;
 }
 
-/** A breakdown from the result's own data, when the narrator's categories are there:
- *  `result.breakdown` as `[{seat, categories: [{label, points}], total}]`.
+/** A breakdown from the result's own data (docs/protocol.md): `result.breakdown` is one
+ *  standing per scorer, `[{name, seat, total, lines: [{label, points, detail}]}]`; the
+ *  columns are every category any scorer has, in the order they first appear.
  * @returns {Breakdown|null} */
 export function breakdownFromResult(result) {
   const b = result?.breakdown;
-  if (!Array.isArray(b) || !b.length || typeof b[0] !== "object" || !Array.isArray(b[0]?.categories)) return null;
-  const columns = b[0].categories.map((c) => c.label);
+  const linesOf = (r) => (Array.isArray(r?.lines) ? r.lines : Array.isArray(r?.categories) ? r.categories : null);
+  if (!Array.isArray(b) || !b.length || !b.every((r) => r && typeof r === "object" && linesOf(r))) return null;
+  /** @type {string[]} */
+  const columns = [];
+  for (const r of b) for (const l of linesOf(r)) if (!columns.includes(l.label)) columns.push(l.label);
   return {
     columns,
-    rows: b.map((r) => ({ seat: r.seat ?? null, name: r.name, cells: r.categories.map((c) => c.points), total: r.total ?? r.categories.reduce((a, c) => a + (Number(c.points) || 0), 0) })),
+    rows: b.map((r) => {
+      const by = new Map(linesOf(r).map((l) => [l.label, l]));
+      return {
+        seat: typeof r.seat === "number" ? r.seat : null,
+        name: typeof r.seat === "number" ? undefined : r.name,
+        cells: columns.map((c) => (by.has(c) ? by.get(c).points : "—")),
+        total: r.total ?? linesOf(r).reduce((a, l) => a + (Number(l.points) || 0), 0),
+      };
+    }),
   };
 }
 

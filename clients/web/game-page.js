@@ -175,12 +175,14 @@ export class GamePage {
       return { text: `Waiting for players: ${taken} of ${this.summary.seats.length} seats taken.`, mine: false };
     }
     if (st.status === "finished") return { text: `Game over. ${winnerSentence(this.summary, st.result)}`, mine: false };
-    let phase = "";
-    if (st.view && typeof st.view.prompt === "string" && st.view.prompt) phase = st.view.prompt;
-    else if (st.view) {
+    // The game's own sentence for this viewer when it gives one (the view's `prompt`).
+    const given = st.view && typeof st.view.prompt === "string" && st.view.prompt ? st.view.prompt : "";
+    let phase = given;
+    if (!phase && st.view) {
       try { phase = this.renderer.status?.(ctx) || ""; } catch { phase = ""; }
     }
     phase = phase.replace(/\.$/, "");
+    if (given && !(st.seat !== null && st.toAct.includes(st.seat))) return { text: `${phase}.`, mine: false };
     if (st.seat !== null && st.toAct.includes(st.seat)) {
       const others = st.toAct.filter((x) => x !== st.seat);
       return { text: `Your turn${phase ? `: ${phase}` : ""}.${others.length ? ` Also waiting for ${others.map(name).join(", ")}.` : ""}`, mine: true };

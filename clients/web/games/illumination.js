@@ -123,8 +123,10 @@ function cardInfo(ctx, id) {
   return { name: g?.name || CARD_NAMES[kind] || "Scriptorium card", kind: "Scriptorium card", text: g?.text || "" };
 }
 
-function tileDetail(t) {
+function tileDetail(t, ctx = null) {
   if (!t) return null;
+  const g = ctx?.glossary?.[t.id];
+  if (g?.name) return { title: g.name, kind: g.kind, text: g.text, lines: t.faceup ? [] : ["Defeated in a Bounded Battle: it lies face down."] };
   const lines = [];
   if (t.two_coin) lines.push("Pays 2 coins when its archway line is taken.");
   if (!t.faceup) lines.push("Defeated in a Bounded Battle: it lies face down.");
@@ -404,13 +406,13 @@ function bookSvg(ctx, view, book, live, placeable) {
       const picked = c.tile.id === ui.exile;
       return hot(picked ? `Keep the ${tileLabel(c.tile)} (cancel Exilium)` : `Exilium: pick the ${tileLabel(c.tile)} to exile`,
         () => { ui.exile = picked ? null : c.tile.id; ui.motus = null; ctx.rerender(); },
-        svg`<rect class=${picked ? "sel-ring" : "spot-motus"} x=${x - 3} y=${y - 3} width=${CELL + 6} height=${CELL + 6} rx="6"/>${face}`, { ui: true, cls, detail: tileDetail(c.tile), ctx });
+        svg`<rect class=${picked ? "sel-ring" : "spot-motus"} x=${x - 3} y=${y - 3} width=${CELL + 6} height=${CELL + 6} rx="6"/>${face}`, { ui: true, cls, detail: tileDetail(c.tile, ctx), ctx });
     }
     if (c.tile && ui.arm === "MOTUS" && motusTilesOf(live).has(c.tile.id)) {
       const picked = c.tile.id === ui.motus;
       return hot(picked ? `Put the ${tileLabel(c.tile)} back (cancel Motus)` : `Motus: pick up your ${tileLabel(c.tile)} to move it`,
         () => { ui.motus = picked ? null : c.tile.id; ui.exile = null; ctx.rerender(); },
-        svg`<rect class=${picked ? "sel-ring" : "spot-motus"} x=${x - 3} y=${y - 3} width=${CELL + 6} height=${CELL + 6} rx="6"/>${face}`, { ui: true, cls, detail: tileDetail(c.tile), ctx });
+        svg`<rect class=${picked ? "sel-ring" : "spot-motus"} x=${x - 3} y=${y - 3} width=${CELL + 6} height=${CELL + 6} rx="6"/>${face}`, { ui: true, cls, detail: tileDetail(c.tile, ctx), ctx });
     }
     let reason = null;
     if (ctx.seat !== null && ctx.mode === "play") {
@@ -423,7 +425,7 @@ function bookSvg(ctx, view, book, live, placeable) {
       else if (!c.quill) reason = c.drollery ? "a Drollery occupies that text space." : "tiles go on Quills, not on text (only Scriptum places a tile on text).";
       else reason = "that move is not allowed now.";
     }
-    return inert(ctx, reason, face, { cls, detail: tileDetail(c.tile) });
+    return inert(ctx, reason, face, { cls, detail: tileDetail(c.tile, ctx) });
   });
   // The Book as a target: exile the picked tile here, or move the selected active tile here.
   const toBook = ui.exile
@@ -436,11 +438,11 @@ function bookSvg(ctx, view, book, live, placeable) {
     const pic = svg`${tileSvg(mx + 4, gy + k * 50, 44, t, sel ? "selected" : "")}${changed ? svg`<rect class="lm-ring" x=${mx + 1} y=${gy + k * 50 - 3} width="50" height="50" rx="7"/>` : nothing}`;
     if (placeable.includes(t.id)) {
       return hot(sel ? `The ${tileLabel(t)} is selected: click a highlighted Quill of Book ${no}` : `Select the ${tileLabel(t)} to place it`, () => { ui.tile = t.id; ui.motus = null; ui.exile = null; ctx.rerender(); },
-        svg`<rect class=${sel ? "sel-ring" : "spot-legal"} x=${mx + 1} y=${gy + k * 50 - 3} width="50" height="50" rx="7"/>${pic}`, { ui: true, cls: changed ? "last-move" : "", detail: tileDetail(t), ctx });
+        svg`<rect class=${sel ? "sel-ring" : "spot-legal"} x=${mx + 1} y=${gy + k * 50 - 3} width="50" height="50" rx="7"/>${pic}`, { ui: true, cls: changed ? "last-move" : "", detail: tileDetail(t, ctx), ctx });
     }
     const sheep = matching(live, "SendToSheepPen", { tile: t.id })[0];
     if (sheep) return hot(illumination.label(sheep, ctx), () => ctx.send(sheep), svg`<rect class="spot-legal" x=${mx + 1} y=${gy + k * 50 - 3} width="50" height="50" rx="7"/>${pic}`);
-    return inert(ctx, null, pic, { cls: changed ? "last-move" : "", detail: tileDetail(t) });
+    return inert(ctx, null, pic, { cls: changed ? "last-move" : "", detail: tileDetail(t, ctx) });
   });
   return svg`<g class=${`ill-book ${changedBook ? "last-move" : ""}`} aria-label=${`Book ${no}${book.closed ? ", closed" : ""}`}>
     <rect x=${bx} y=${by} width="382" height="282" rx="10" fill="#fbf4e2" stroke="#7a5a32" stroke-width="2"/>
@@ -548,7 +550,7 @@ function battlesSvg(ctx, view) {
         <text x=${x + 32} y=${y + 68} text-anchor="middle" dominant-baseline="central" font-size="18" font-weight="700" fill="#3b2a12">${b.REV}</text>
         <text x=${x + 65} y=${y + 68} text-anchor="middle" dominant-baseline="central" font-size="18">:</text>
         <text x=${x + 98} y=${y + 68} text-anchor="middle" dominant-baseline="central" font-size="18" font-weight="700" fill=${SIDE_FILL.IRR}>${b.IRR}</text>`,
-        { cls: changed ? "last-move" : "", detail: { title: `${b.factions[0]}s against ${b.factions[1]}s`, kind: "Battle card", text: `Markers won in Bounded Battles: Reverent ${b.REV}, Irreverent ${b.IRR}. The side with more markers scores the card at the end.` } });
+        { cls: changed ? "last-move" : "", detail: { title: ctx.glossary?.[b.pair]?.name || `${b.factions[0]}s against ${b.factions[1]}s`, kind: "Battle card", text: `${ctx.glossary?.[b.pair]?.text ? `${ctx.glossary[b.pair].text} ` : ""}Markers so far: Reverent ${b.REV}, Irreverent ${b.IRR}.` } });
     })}
     <text x=${x0} y=${y0 + 130} font-size="15" fill="#4a3218" dominant-baseline="central">Score so far: Reverent ${sp.REV ?? 0} · Irreverent ${sp.IRR ?? 0}${view.difficulty ? ` · Mystic Monk difficulty ${view.difficulty}` : ""}</text>
   </g>`;
@@ -575,13 +577,13 @@ function matSvg(ctx, view, p, x, y, live, mutatio) {
       const first = ui.mutatio;
       const cmds = mine && t ? (first ? mutatio.filter((m) => (m.first[0] === first[0] && m.first[1] === first[1] && m.second[0] === r + 1 && m.second[1] === c + 1) || (m.second[0] === first[0] && m.second[1] === first[1] && m.first[0] === r + 1 && m.first[1] === c + 1)) : []) : [];
       if (cmds.length) {
-        arch.push(hot(illumination.label(cmds[0], ctx), () => { ui.mutatio = null; ctx.send(cmds[0]); }, svg`<rect class="spot-legal" x=${px - 3} y=${py - 1} width=${a + 6} height=${a + 5} rx="7"/>${face}`, { detail: tileDetail(t), ctx }));
+        arch.push(hot(illumination.label(cmds[0], ctx), () => { ui.mutatio = null; ctx.send(cmds[0]); }, svg`<rect class="spot-legal" x=${px - 3} y=${py - 1} width=${a + 6} height=${a + 5} rx="7"/>${face}`, { detail: tileDetail(t, ctx), ctx }));
       } else if (mine && t && mutatio.some((m) => (m.first[0] === r + 1 && m.first[1] === c + 1) || (m.second[0] === r + 1 && m.second[1] === c + 1))) {
         const picked = first && first[0] === r + 1 && first[1] === c + 1;
         arch.push(hot(picked ? "Cancel Mutatio" : `Mutatio: pick the ${tileLabel(t)} at row ${r + 1}, column ${c + 1} to swap`, () => { ui.mutatio = picked ? null : [r + 1, c + 1]; ctx.rerender(); },
-          svg`<rect class=${picked ? "sel-ring" : "spot-motus"} x=${px - 3} y=${py - 1} width=${a + 6} height=${a + 5} rx="7"/>${face}`, { ui: true, detail: tileDetail(t), ctx }));
+          svg`<rect class=${picked ? "sel-ring" : "spot-motus"} x=${px - 3} y=${py - 1} width=${a + 6} height=${a + 5} rx="7"/>${face}`, { ui: true, detail: tileDetail(t, ctx), ctx }));
       } else {
-        arch.push(inert(ctx, null, face, { cls: changed ? "last-move" : "", detail: tileDetail(t) }));
+        arch.push(inert(ctx, null, face, { cls: changed ? "last-move" : "", detail: tileDetail(t, ctx) }));
       }
     }
   }
