@@ -15,6 +15,7 @@ from .errors import (
     UnknownCommand,
 )
 from .game import Game, GameBase, Options, OptionSpec, Result, fold, type_name, validate_options
+from .narration import GlossaryEntry, Names, ScoreLine, Standing
 from .randomness import Context, Rng
 from .registry import GameType, Registry, default_registry, make_registry
 from .simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
@@ -32,9 +33,11 @@ __all__ = [
     "GameBase",
     "GameOver",
     "GameType",
+    "GlossaryEntry",
     "IllegalCommand",
     "InvalidCommand",
     "InvalidOptions",
+    "Names",
     "NotYourTurn",
     "OptionSpec",
     "Options",
@@ -43,8 +46,10 @@ __all__ = [
     "Result",
     "Rng",
     "RuleViolation",
+    "ScoreLine",
     "Seat",
     "SecretChoices",
+    "Standing",
     "UnknownCommand",
     "Viewer",
     "default_registry",

@@ -25,6 +25,7 @@ from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
 import attrs
 
 from .errors import InvalidOptions
+from .narration import GlossaryEntry, Names, Standing
 from .randomness import Context
 from .viewers import Seat, Viewer
 
@@ -68,7 +69,11 @@ class Result:
     winners: tuple[Seat, ...]
     """Seats that won (several on a shared victory; empty when an automaton won)."""
     summary: str = ""
-    """One line in words, e.g. ``"Reverent wins 48 to 41"``."""
+    """The winner in one sentence that names seats by their labels, as the lobby does
+    (``"France wins with 14 prestige"``); the log's game-over line says the same."""
+    breakdown: tuple[Standing, ...] = ()
+    """Per scorer (each seat, and any automaton or team), category by category as the
+    rulebook scores it."""
 
 
 def type_name(obj: object) -> str:
@@ -106,7 +111,13 @@ class Game(Protocol[S, C, E]):
     def redact(self, event: E, viewer: Viewer) -> E | None: ...
     def result(self, state: S) -> Result | None: ...
     def hidden_values(self, state: S, viewer: Viewer) -> frozenset[str]: ...
-    def describe(self, event: E) -> str: ...
+    def narrate(self, event: E, names: Names) -> str | None: ...
+    def glossary(self) -> Mapping[str, GlossaryEntry]: ...
+    def table_labels(self, state: S, labels: tuple[str, ...]) -> tuple[str, ...]: ...
+    @property
+    def bot_names(self) -> tuple[str, ...]: ...
+    @property
+    def quiet_events(self) -> tuple[type, ...]: ...
     def upcast(self, type_: str, schema: int, data: dict[str, Any]) -> dict[str, Any]: ...
 
 
@@ -134,8 +145,25 @@ class GameBase:
         """
         return frozenset()
 
-    def describe(self, event: Any) -> str:
-        return type_name(event)
+    quiet_events: ClassVar[tuple[type, ...]] = ()
+    """Bookkeeping event types (a stage or cursor change): ``narrate`` gives them no line."""
+    bot_names: ClassVar[tuple[str, ...]] = ()
+    """Names from the game's world for bots, so that seats can be told apart
+    ("Brother Anselm"); the server gives each bot the first one not yet at the table."""
+
+    def narrate(self, event: Any, names: Names) -> str | None:
+        """The log's sentence for ``event`` (already redacted for ``names.viewer``), in the
+        rulebook's words; ``None`` for bookkeeping no player needs to read."""
+        return None
+
+    def glossary(self) -> Mapping[str, GlossaryEntry]:
+        """Printed name, kind and rules text of every component a page shows, by id."""
+        return {}
+
+    def table_labels(self, state: Any, labels: tuple[str, ...]) -> tuple[str, ...]:
+        """The seat labels once the game is set up (a nation dealt at random replaces
+        "Player 2"); by default the labels the seats were created with."""
+        return labels
 
     def upcast(self, type_: str, schema: int, data: dict[str, Any]) -> dict[str, Any]:
         """Bring stored event data of an older ``schema`` up to date (none so far)."""

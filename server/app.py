@@ -132,6 +132,26 @@ async def game_types(request: Request) -> Response:
 
 
 @_handles_errors
+async def glossary(request: Request) -> Response:
+    """Printed name, kind and rules text of every component of a game type, by id."""
+    registry: Registry = request.app.state.registry
+    name = request.path_params["type_name"]
+    gtype = registry.get(name)
+    if gtype is None:
+        raise ServiceError(
+            "unknown_game_type", f"no game type {name!r}; types: {sorted(registry)}", 404
+        )
+    cache: dict[str, bytes] = request.app.state.glossaries
+    body = cache.get(name)
+    if body is None:  # static content: encoded once per process
+        entries = gtype.game.glossary()
+        body = cache[name] = orjson.dumps(
+            {k: {"name": e.name, "kind": e.kind, "text": e.text} for k, e in entries.items()}
+        )
+    return Response(body, media_type="application/json")
+
+
+@_handles_errors
 async def create_game(request: Request) -> Response:
     body = await _body(request)
     type_ = body.get("type")
@@ -203,7 +223,10 @@ def _seat(body: dict[str, Any]) -> int | None:
 async def join(request: Request) -> Response:
     rec = await _game(request)
     body = await _body(request)
-    seat, token = await _service(request).take_seat(rec, _seat(body), _name(body))
+    name = _name(body)
+    if name.lower().endswith("(bot)"):
+        raise ServiceError("bad_request", "'(bot)' marks the server's bots: choose another name")
+    seat, token = await _service(request).take_seat(rec, _seat(body), name)
     return ORJSONResponse({"seat": seat, "token": token}, 201)
 
 
@@ -216,8 +239,10 @@ async def add_bot(request: Request) -> Response:
         bot = rec.gtype.bot(level if isinstance(level, str) else None)
     except KeyError as exc:
         raise ServiceError("unknown_bot", str(exc.args[0])) from None
-    seat, _ = await _service(request).take_seat(rec, _seat(body), f"{bot.name} bot", bot.name)
-    return ORJSONResponse({"seat": seat, "level": bot.name}, 201)
+    seat, _ = await _service(request).take_seat(rec, _seat(body), None, bot.name)
+    info = rec.seats[seat]
+    name = info.name if info is not None else None
+    return ORJSONResponse({"seat": seat, "level": bot.name, "name": name}, 201)
 
 
 def _viewer(rec: GameRecord, seat: int | None) -> Any:
@@ -327,6 +352,7 @@ def create_app(
         app.state.service = service
         app.state.hub = hub
         app.state.bots = bots
+        app.state.glossaries = {}
         tasks = [
             asyncio.create_task(hub.follow_doorbells()),
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
@@ -346,6 +372,7 @@ def create_app(
     routes: list[Any] = [
         Route("/api/health", health),
         Route("/api/game-types", game_types),
+        Route("/api/types/{type_name}/glossary", glossary),
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games/import", import_game, methods=["POST"]),

@@ -44,10 +44,19 @@ CHAT = PLATFORM + "Chat"
 MAX_CONFLICT_RETRIES = 8
 
 
+BOT_SUFFIX = " (bot)"
+
+
 @attrs.define
 class SeatInfo:
     name: str
     bot: str | None = None
+
+    @property
+    def log_name(self) -> str:
+        """The name in log sentences: a bot's "Brother Anselm (bot)" reads "Brother Anselm
+        (Reverent)" there, the lobby and the seat line already saying it is a bot."""
+        return self.name.removesuffix(BOT_SUFFIX) if self.bot else self.name
 
 
 @attrs.frozen
@@ -103,6 +112,10 @@ class GameRecord:
 
     def summary(self) -> dict[str, Any]:
         result = self.game.result(self.state) if self.terminal else None
+        # Once set up, seats carry the game's labels (Road's dealt nations, not "Player 2").
+        labels = self.labels
+        if self.state is not None:
+            labels = tuple(self.game.table_labels(self.state, self.labels))
         return {
             "id": self.id,
             "type": self.gtype.name,
@@ -112,7 +125,7 @@ class GameRecord:
             "seats": [
                 {
                     "seat": i,
-                    "label": self.labels[i],
+                    "label": labels[i],
                     "taken": s is not None,
                     "name": s.name if s else None,
                     "bot": s.bot if s else None,
@@ -152,6 +165,15 @@ def chat_text(text: str) -> str:
     if any(unicodedata.category(ch) == "Cc" and ch != "\n" for ch in text):
         raise ServiceError("chat_bad_text", "chat texts may not contain control characters")
     return text
+
+
+def bot_name(rec: GameRecord, seat: int) -> str:
+    """A name from the game's world that no one at the table has: "Brother Anselm (bot)"."""
+    taken = {s.name for s in rec.seats if s is not None}
+    for base in rec.game.bot_names:
+        if base + BOT_SUFFIX not in taken:
+            return base + BOT_SUFFIX
+    return rec.labels[seat] + BOT_SUFFIX  # more bots than names: the seat's own label
 
 
 def hash_token(token: str) -> str:
@@ -399,9 +421,14 @@ class GameService:
         return rec
 
     async def take_seat(
-        self, rec: GameRecord, seat: int | None, name: str, bot: str | None = None
+        self, rec: GameRecord, seat: int | None, name: str | None, bot: str | None = None
     ) -> tuple[int, str | None]:
-        """Claim a seat for a person (returns its token) or a bot (token None)."""
+        """Claim a seat for a person (returns its token) or a bot (token None).
+
+        A bot with no ``name`` gets the first of the game's bot names not yet at the table
+        (chosen in ``decide``, so two bots added at once never share one)."""
+        if name is None and bot is None:
+            raise ValueError("a person taking a seat needs a name")
         token = None if bot else secrets.token_urlsafe(24)
         chosen: list[int] = []
 
@@ -422,8 +449,9 @@ class GameService:
                     raise ServiceError("seat_taken", f"seat {seat} is taken", 409)
                 target = seat
             chosen[:] = [target]
+            who = name if name is not None else bot_name(r, target)
             events: list[tuple[str, dict[str, Any], Any]] = [
-                (SEAT_TAKEN, {"seat": target, "name": name, "bot": bot}, None)
+                (SEAT_TAKEN, {"seat": target, "name": who, "bot": bot}, None)
             ]
             if sum(s is None for s in r.seats) == 1:
                 events.append((GAME_STARTED, {}, None))

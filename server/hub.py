@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from domain import REVIEW, SPECTATOR, Viewer, seat_viewer
+from domain import REVIEW, SPECTATOR, Names, Viewer, seat_viewer
 from protocol import PROTOCOL_VERSION, GameOverMessage, Update, Welcome, WireEvent, encode
 
 from .games import PLATFORM, GameRecord, GameService, LogEntry
@@ -59,42 +59,59 @@ def audience(rec: GameRecord, seat: int | None) -> Viewer:
     return SPECTATOR if seat is None else seat_viewer(seat)
 
 
+def names_for(rec: GameRecord, viewer: Viewer) -> Names:
+    """How this audience's log names the seats: "Ann (France)", for ``viewer``'s reading."""
+    labels = rec.labels
+    if rec.state is not None:
+        labels = rec.game.table_labels(rec.state, labels)
+    players = tuple(None if s is None else s.log_name for s in rec.seats)
+    return Names(tuple(labels), players, viewer)
+
+
 def wire_events(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> list[WireEvent]:
+    """The entries as ``viewer`` may see them, each with its log sentence (``text``; empty
+    for bookkeeping with no sentence and for events the viewer may not see at all)."""
     game = rec.game
+    names = names_for(rec, viewer)
     out = []
     for e in entries:
         if e.event is None:
-            out.append(WireEvent(e.version, e.type, e.data, _platform_text(rec, e)))
+            out.append(WireEvent(e.version, e.type, e.data, platform_text(rec, e, names)))
             continue
         red = game.redact(e.event, viewer)
         if red is None:
             out.append(WireEvent(e.version, "Hidden", {}, ""))
         elif red is e.event:
-            out.append(WireEvent(e.version, e.type, e.data, game.describe(red)))
+            out.append(WireEvent(e.version, e.type, e.data, game.narrate(red, names) or ""))
         else:
             out.append(
                 WireEvent(
-                    e.version, type(red).__name__, rec.codec.encode_event(red), game.describe(red)
+                    e.version,
+                    type(red).__name__,
+                    rec.codec.encode_event(red),
+                    game.narrate(red, names) or "",
                 )
             )
     return out
 
 
-def _platform_text(rec: GameRecord, e: LogEntry) -> str:
+def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
+    """The log sentence of a platform event (``cloister.*``); empty if it has none."""
     kind = e.type[len(PLATFORM) :]
     if kind == "SeatTaken":
-        who = e.data["name"] + (f" ({e.data['bot']} bot)" if e.data.get("bot") else "")
-        return f"{who} takes seat {e.data['seat']} ({rec.labels[e.data['seat']]})"
+        seat = e.data["seat"]
+        who = e.data["name"]
+        if e.data.get("bot") and not who.endswith("(bot)"):
+            who += " (bot)"  # logs written before bots had names of their own
+        # The label the seat was created with: stable, whenever the sentence is made.
+        return f"{who} sits down as {rec.labels[seat]}"
     if kind == "GameStarted":
         return "All seats are taken: the game begins"
     if kind == "GameCreated":
-        return f"{rec.game.title} created"
+        return f"A new game of {rec.game.title}"
     if kind == "Chat":
-        seat = e.data["seat"]
-        info = rec.seats[seat]
-        who = info.name if info is not None else f"seat {seat}"
-        return f"{who} ({rec.labels[seat]}) says: {e.data['text']}"
-    return kind
+        return f"{names.seat(e.data['seat'])} says: {e.data['text']}"
+    return ""
 
 
 def current_view(rec: GameRecord, viewer: Viewer) -> Any:

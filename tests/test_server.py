@@ -12,6 +12,7 @@ import pytest
 from domain import default_registry
 from domain.highcard import GAME_TYPE as HIGH_CARD
 from server.store.redis import RedisStore
+from tests.narration_rules import problems
 from tests.support import REDIS_URL, Player, http, new_game, play_random_game, running_server
 
 pytestmark = pytest.mark.redis
@@ -372,6 +373,46 @@ async def test_bot_seats_play_a_game_to_its_end(base: str) -> None:
             await asyncio.sleep(0.05)
         assert summary["status"] == "finished", summary
         assert all(s["bot"] == "random" for s in summary["seats"])
+        # Bots are told apart by names from the game (High Card's), marked as bots.
+        assert [s["name"] for s in summary["seats"]] == ["Ada (bot)", "Bert (bot)", "Cleo (bot)"]
+        result = summary["result"]
+        assert result["summary"].endswith(f"with {max(result['scores'])}")
+        assert [b["total"] for b in result["breakdown"]] == result["scores"]
+        events = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    texts = [e["text"] for e in events]
+    assert texts[:2] == ["A new game of High Card (demo)", "Ada (bot) sits down as Player 1"]
+    assert "All seats are taken: the game begins" in texts
+    assert any(t.startswith("Bert (Player 2) ") for t in texts)  # no "(bot)" in game lines
+    assert texts[-1] == f"Game over: {result['summary']}"
+    names = [t.__name__ for t in HIGH_CARD.game.event_types]
+    for text in texts:
+        assert problems(text, None, names) == [], text
+
+
+async def test_a_person_may_not_pose_as_a_bot(base: str) -> None:
+    async with http(base) as c:
+        gid = (await c.post("/api/games", json={"type": "high-card"})).json()["id"]
+        r = await c.post(f"/api/games/{gid}/seats", json={"name": "Ada (bot)"})
+        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+        r = await c.post(f"/api/games/{gid}/bots", json={})
+        assert r.status_code == 201 and r.json()["name"] == "Ada (bot)"
+
+
+async def test_glossary_of_each_game_type(base: str) -> None:
+    async with http(base) as c:
+        for name, gtype in default_registry().items():
+            r = await c.get(f"/api/types/{name}/glossary")
+            assert r.status_code == 200 and r.headers["content-type"] == "application/json"
+            body = r.json()
+            expected = gtype.game.glossary()
+            assert set(body) == set(expected) and body, name
+            some = next(iter(expected))
+            e = expected[some]
+            assert body[some] == {"name": e.name, "kind": e.kind, "text": e.text}
+        ill = (await c.get("/api/types/illumination/glossary")).json()
+        assert ill["R-RITUS-2"]["name"] == "Ritus" and "Ritual token" in ill["R-RITUS-2"]["text"]
+        r = await c.get("/api/types/chess/glossary")
+        assert r.status_code == 404 and r.json()["error"]["code"] == "unknown_game_type"
 
 
 async def test_bot_and_person_share_a_game(base: str) -> None:
@@ -448,3 +489,28 @@ async def test_the_senders_update_is_its_acceptance(base: str) -> None:
     assert all(m.get("command_id") is None for m in b.received)  # others never see it
     await a.close()
     await b.close()
+
+
+async def test_random_nations_name_the_seats_once_dealt(base: str) -> None:
+    async with http(base) as c:
+        game = (
+            await c.post(
+                "/api/games",
+                json={
+                    "type": "road-to-enlightenment",
+                    "options": {"players": 2, "nations": "random"},
+                },
+            )
+        ).json()
+        gid = game["id"]
+        assert [s["label"] for s in game["seats"]] == ["Player 1", "Player 2"]
+        for name in ("ann", "bob"):
+            assert (await c.post(f"/api/games/{gid}/seats", json={"name": name})).status_code == 201
+        seats = (await c.get(f"/api/games/{gid}")).json()["seats"]
+        assert sorted(s["label"] for s in seats) == ["England", "France"]
+        events = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    texts = [e["text"] for e in events]
+    assert "ann sits down as Player 1" in texts  # the seat as it was taken
+    dealt = next(t for t in texts if t.startswith("The nations are dealt at random"))
+    assert f"ann ({seats[0]['label']})" in dealt and f"bob ({seats[1]['label']})" in dealt
+    assert not any(e["text"] for e in events if e["type"] in ("StageSet", "CursorSet"))

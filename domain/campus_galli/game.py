@@ -7,12 +7,15 @@ from typing import Any, ClassVar
 
 from ..errors import InvalidOptions
 from ..game import GameBase, Options, OptionSpec, Result
+from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
 from . import view as _view
 from .commands import COMMAND_TYPES
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TABLES, TASKS
-from .describe import describe
+from .describe import narrate as _narrate
+from .describe import prompt as _prompt
+from .describe import summary as _summary
 from .events import (
     EVENT_TYPES,
     ActionPileFormed,
@@ -21,11 +24,14 @@ from .events import (
     TaskDeckShuffled,
     UnfinishedPileFormed,
 )
+from .geometry import components
+from .glossary import WORDS, build_glossary
 from .rules.decide import advance
 from .rules.decide import decide as _decide
 from .rules.evolve import evolve as _evolve
 from .rules.legal import legal_commands as _legal
 from .rules.legal import to_act as _to_act
+from .rules.queries import ALL_LETTERS, popcount, tile_set_points, uncovered_wooden
 from .state import Player, State
 
 __all__ = ["CampusGalli"]
@@ -55,6 +61,13 @@ class CampusGalli(GameBase):
     )
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
+    # Monks of St Gall, from its annals.
+    bot_names: ClassVar[tuple[str, ...]] = (
+        "Brother Notker",
+        "Brother Tuotilo",
+        "Brother Ratpert",
+        "Brother Wolfcoz",
+    )
 
     def check_options(self, options: Options) -> None:
         if (
@@ -158,7 +171,9 @@ class CampusGalli(GameBase):
         return _legal(state, seat)
 
     def view(self, state: State, viewer: Viewer) -> Any:
-        return _view.view(state, viewer)
+        out = _view.view(state, viewer)
+        out["prompt"] = _prompt(state, viewer)
+        return out
 
     def redact(self, event: Any, viewer: Viewer) -> Any:
         return _view.redact(event, viewer)
@@ -170,19 +185,71 @@ class CampusGalli(GameBase):
         if state.phase != "over":
             return None
         scores = state.final_scores
-        level = LEVEL_NAMES[state.level]
+        summary = _summary(state.mode, scores, state.team_score, state.pigment, state.outcome)
+        standings = [
+            Standing.of(f"Monk {s + 1}", s, _score_lines(state, s)) for s in range(state.n)
+        ]
         if state.cooperative:
             success = state.outcome != "try again"
             winners = tuple(range(state.n)) if success else ()
-            summary = (
-                f"Level {state.level} ({level}), cooperative: team score {state.team_score} — "
-                f"{state.pigment}, {state.outcome}"
-            )
-            return Result(scores, winners, summary)
+            team = Standing.of("The team", None, _team_lines(state, scores))
+            return Result(scores, winners, summary, (*standings, team))
         top = max(scores)
         winners = tuple(s for s, v in enumerate(scores) if v == top)
-        names = ", ".join(f"Monk {s + 1}" for s in winners)
-        return Result(scores, winners, f"{names} win{'s' if len(winners) == 1 else ''} with {top}")
+        return Result(scores, winners, summary, tuple(standings))
 
-    def describe(self, event: Any) -> str:
-        return describe(event)
+    def narrate(self, event: Any, names: Names) -> str | None:
+        return _narrate(event, names)
+
+    def glossary(self) -> dict[str, GlossaryEntry]:
+        return dict(_GLOSSARY)
+
+
+_GLOSSARY = build_glossary()
+
+
+def _score_lines(state: State, seat: Seat) -> tuple[ScoreLine, ...]:
+    """A player's points as the level's scoring section counts them (same sums as
+    ``player_score``)."""
+    label = WORDS.raw["scoring"]
+    p = state.players[seat]
+    mine = [m for m in state.monks if m.owner == seat]
+    builders = sum(1 for m in mine if m.kind in ("section", "grass"))
+    guests = sum(1 for m in mine if m.kind == "guest")
+    lazy = sum(1 for m in mine if m.kind == "lazy")
+    lines = [ScoreLine(label["master_builders"], builders)]
+    if state.level > 1:
+        lines.append(ScoreLine(label["guest_monks"], guests))
+    lines += [
+        ScoreLine(label["lazy_monks"], -lazy),
+        ScoreLine(label["seals"], sum(TASKS[c].seals for c in p.fulfilled)),
+    ]
+    if state.level > 1:
+        halves = sum(TASKS[c].half_seals for c in p.fulfilled)
+        halves += sum(1 for b in p.library if not ACTIONS[b].monastery_plan)
+        plan = sum(1 for b in p.library if ACTIONS[b].monastery_plan)
+        lines += [
+            ScoreLine(label["halves"], halves // 2, f"{halves} halves"),
+            ScoreLine(label["plan_book"], plan),
+        ]
+        if state.level == 3:
+            lines.append(ScoreLine(label["good_coop"], p.good_coop))
+        lines.append(ScoreLine(label["tile_sets"], tile_set_points(p.tiles)))
+    return tuple(lines)
+
+
+def _team_lines(state: State, scores: tuple[int, ...]) -> tuple[ScoreLine, ...]:
+    """The cooperative modifiers on top of the players' points (same sum as team_score)."""
+    label = WORDS.raw["scoring"]
+    big = [k for k in components(uncovered_wooden(state)) if popcount(k) >= 4]
+    parchment = [b for b in ALL_LETTERS if b not in state.construction]
+    lines = [
+        ScoreLine(label["players"], sum(scores)),
+        ScoreLine(label["large_gaps"], -3 * len(big), f"{len(big)} × -3"),
+        ScoreLine(label["parchment"], -6 * len(parchment), f"{len(parchment)} × -6"),
+    ]
+    if state.level == 3:
+        lines.append(ScoreLine(label["collapses"], -len(state.reminders)))
+        complete = not parchment and not uncovered_wooden(state)
+        lines.append(ScoreLine(label["complete"], 5 if complete else 0))
+    return tuple(lines)

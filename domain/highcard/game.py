@@ -9,6 +9,7 @@ import attrs
 
 from ..errors import GameOver, NotYourTurn, RuleViolation, UnknownCommand
 from ..game import GameBase, Options, OptionSpec, Result
+from ..narration import GlossaryEntry, Names, ScoreLine, Standing, join_words
 from ..randomness import Context
 from ..registry import GameType
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
@@ -21,6 +22,11 @@ DECK: tuple[str, ...] = tuple(f"hc-{n:02d}" for n in range(1, 13))
 
 def value(card: str) -> int:
     return int(card[3:])
+
+
+def card_name(card: str) -> str:
+    """A card as printed: ``hc-07`` is "the 7"."""
+    return f"the {value(card)}"
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -122,6 +128,8 @@ class HighCard(GameBase):
         GameEnded,
     )
 
+    bot_names: ClassVar[tuple[str, ...]] = ("Ada", "Bert", "Cleo", "Dev")
+
     def seat_count(self, options: Options) -> int:
         return int(options["players"])
 
@@ -147,7 +155,7 @@ class HighCard(GameBase):
                         "cards are drawn only in the draw phase", code="wrong_phase"
                     )
                 if seat != state.turn:
-                    raise NotYourTurn(f"it is seat {state.turn}'s turn to draw or pass")
+                    raise NotYourTurn(f"it is Player {state.turn + 1}'s turn to draw or pass")
                 if isinstance(command, Draw):
                     if not state.deck:
                         raise RuleViolation("the deck is empty", code="deck_empty")
@@ -255,9 +263,25 @@ class HighCard(GameBase):
     def result(self, state: State) -> Result | None:
         if state.phase != "over":
             return None
-        top = max(state.scores)
-        winners = tuple(s for s, v in enumerate(state.scores) if v == top)
-        return Result(state.scores, winners, f"seat(s) {list(winners)} win with {top}")
+        return Result(
+            state.scores,
+            self._winners(state.scores),
+            self._summary(state.scores),
+            tuple(
+                Standing.of(f"Player {s + 1}", s, (ScoreLine("Rounds won", v),))
+                for s, v in enumerate(state.scores)
+            ),
+        )
+
+    @staticmethod
+    def _winners(scores: tuple[int, ...]) -> tuple[Seat, ...]:
+        top = max(scores)
+        return tuple(s for s, v in enumerate(scores) if v == top)
+
+    def _summary(self, scores: tuple[int, ...]) -> str:
+        winners = self._winners(scores)
+        who = join_words(f"Player {s + 1}" for s in winners)
+        return f"{who} win{'s' if len(winners) == 1 else ''} with {scores[winners[0]]}"
 
     def seat_labels(self, options: Options) -> tuple[str, ...]:
         return tuple(f"Player {i + 1}" for i in range(self.seat_count(options)))
@@ -276,7 +300,31 @@ class HighCard(GameBase):
             ],
             "hand_counts": [len(h) for h in state.hands],
             "choices": state.choices.visible_to(viewer),
+            "prompt": self._prompt(state, viewer),
             **({"deck": list(state.deck)} if viewer.omniscient else {}),
+        }
+
+    def _prompt(self, state: State, viewer: Viewer) -> str:
+        """What the game waits for, in one sentence for this viewer."""
+        if state.phase == "over":
+            return f"Game over: {self._summary(state.scores)}"
+        if state.phase == "draw":
+            if viewer.seat == state.turn:
+                return "Draw the top card of the deck, or pass"
+            return f"Player {state.turn + 1} draws or passes"
+        if state.phase == "play":
+            if viewer.seat is not None and viewer.seat in state.choices.waiting_on:
+                return "Choose a card to play this round"
+            waiting = join_words(f"Player {s + 1}" for s in sorted(state.choices.waiting_on))
+            return f"Waiting for {waiting} to choose a card"
+        return "The cards are dealt"
+
+    def glossary(self) -> dict[str, GlossaryEntry]:
+        return {
+            c: GlossaryEntry(
+                card_name(c).capitalize(), "Card", f"Worth {value(c)} if it wins a round"
+            )
+            for c in DECK
         }
 
     def redact(self, event: Any, viewer: Viewer) -> Any:
@@ -302,21 +350,30 @@ class HighCard(GameBase):
                 hidden.update(hand)
         return frozenset(hidden)
 
-    def describe(self, event: Any) -> str:
+    def narrate(self, event: Any, names: Names) -> str | None:
         match event:
-            case CardDrawn(seat=seat):
-                return f"Player {seat + 1} draws a card"
+            case DeckShuffled():
+                return "The deck is shuffled"
+            case CardsDealt(seat=seat, cards=cards):
+                if cards:
+                    return f"{names.seat(seat)} is dealt {join_words(map(card_name, cards))}"
+                return f"{names.seat(seat)} is dealt {HAND} cards"
+            case CardDrawn(seat=seat, card=card):
+                drawn = card_name(card) if card else "a card"
+                return f"{names.seat(seat)} draws {drawn}"
             case Passed(seat=seat):
-                return f"Player {seat + 1} passes"
+                return f"{names.seat(seat)} passes"
             case ChoiceCommitted(seat=seat):
-                return f"Player {seat + 1} chooses a card"
+                return f"{names.seat(seat)} chooses a card"
             case ChoicesRevealed(choices=choices):
-                return "Revealed: " + ", ".join(f"P{s + 1} {c[0]}" for s, c in choices)
+                return "Revealed: " + join_words(
+                    f"{names.seat(s)} plays {card_name(c[0])}" for s, c in choices
+                )
             case RoundWon(seat=seat, points=points):
-                return f"Player {seat + 1} wins the round for {points}"
+                return f"{names.seat(seat)} wins the round for {points}"
             case GameEnded(scores=scores):
-                return f"Game over: {list(scores)}"
-        return type(event).__name__
+                return f"Game over: {self._summary(scores)}"
+        return None
 
 
 def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:

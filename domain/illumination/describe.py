@@ -1,119 +1,373 @@
-"""One line in words per event, for the game log."""
+"""The narrator: one sentence per event, in the rulebook's words, for one reader.
+
+Books and squares are numbered from the reader's seat, as the board and its buttons number
+them: Book 1 is the reader's left Book, and the Irreverent duel player (who sits north)
+reads rows and columns from the other side of the table. Spectators and the post-game
+review read from the south seat. Tiles are named by what is printed on them ("a yellow
+Knight"), never by id.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ..narration import Names, join_words, plural
 from . import events as ev
 from .content import CONTENT
+from .glossary import WORDS
 
-__all__ = ["describe"]
+__all__ = ["Reader", "narrate", "summary"]
 
-NAMES = CONTENT.side_names
-POS = ("left", "middle", "right")
-
-
-def _tile(tile: str) -> str:
-    info = CONTENT.tiles[tile]
-    if info.is_coin:
-        return "a Two-Coin tile"
-    return f"{NAMES[info.side]} {info.colour}-{info.faction}"
+SIDE_NAMES = CONTENT.side_names
+MONK = "the Mystic Monk"
 
 
-def _sq(cell: int) -> str:
-    return f"({cell // 5},{cell % 5})"
+class Reader:
+    """Who the sides are and how the reader numbers the Books, from a :class:`Names`.
+
+    A duel has one seat per side (seat 0 Reverent, who sits south); a solo game has one seat,
+    the human's, always south, and the other side is the Mystic Monk."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.seat_of: dict[int, int] = {
+            SIDE_NAMES.index(label): seat
+            for seat, label in enumerate(names.labels)
+            if label in SIDE_NAMES
+        }
+        self.solo = len(names.labels) == 1
+        seat = names.viewer.seat
+        self.north = not self.solo and seat is not None and seat == self.seat_of.get(1)
+
+    def who(self, side: int) -> str:
+        seat = self.seat_of.get(side)
+        return MONK if seat is None else self.names.seat(seat)
+
+    def side_label(self, side: int) -> str:
+        return SIDE_NAMES[side] if side in self.seat_of else MONK
+
+    def is_monk(self, side: int) -> bool:
+        return side not in self.seat_of
+
+    def their(self, side: int) -> str:
+        return "his" if self.is_monk(side) else "their"
+
+    def book(self, pos: int) -> str:
+        return f"Book {3 - pos if self.north else pos + 1}"
+
+    def square(self, pos: int, cell: int) -> str:
+        row, col = divmod(cell, 5)
+        if self.north:
+            row, col = 4 - row, 4 - col
+        return f"row {row + 1}, column {col + 1} of {self.book(pos)}"
 
 
-def describe(e: Any) -> str:
+def a_tile(tile: str) -> str:
+    return f"a {WORDS.tile(tile)}"
+
+
+def the_tile(tile: str) -> str:
+    return f"the {WORDS.tile(tile)}"
+
+
+def tiles_list(tiles: Sequence[str]) -> str:
+    return join_words(a_tile(t) for t in tiles)
+
+
+def station(index: int) -> str:
+    """A Monastery station by what is printed there: "the Wine station", or a blank one by
+    its neighbours ("the blank station between Candle and Wine")."""
+    stations = CONTENT.stations
+    name = stations[index]
+    if name is not None:
+        return f"the {name} station"
+    before = stations[(index - 1) % len(stations)]
+    after = stations[(index + 1) % len(stations)]
+    return f"the blank station between {before} and {after}"
+
+
+def payment(pay: Sequence[int]) -> str:
+    """``(coins, Candle, Bell, Wine, Bread)`` in words: "2 coins", "1 coin and 1 Bell token"."""
+    parts = []
+    if pay and pay[0]:
+        parts.append(plural(pay[0], "coin"))
+    for ritual, n in zip(CONTENT.rituals, pay[1:], strict=False):
+        if n:
+            parts.append(plural(n, f"{ritual} token"))
+    return join_words(parts) if parts else "nothing"
+
+
+def archway(index: int) -> str:
+    row, col = divmod(index, 3)
+    return f"row {row + 1}, column {col + 1}"
+
+
+def line(kind: str, index: int) -> str:
+    return f"{'row' if kind == 'row' else 'column'} {index}"
+
+
+_COIN_REASONS = {
+    "quill": "for a Quill of the tile's colour",
+    "two_coin": "for the Two-Coin tile",
+    "battle": "as a Consolation bonus for the tiles flipped",
+    "supply_empty": "instead of a Ritual token: that supply is empty",
+    "completion": "for completing a Book, no Ritual token being left",
+}
+_TOKEN_REASONS = {
+    "adjacent": "for a matching neighbour",
+    "ritus": "with Ritus",
+    "completion": "for completing a Book",
+}
+_HOW = {
+    "quill": "",
+    "monk": "",
+    "scriptum": ", with Scriptum",
+    "motus": ", with Motus",
+    "exilium": ", as Exilium demands",
+}
+
+
+def summary(scores: Sequence[int], winners: Sequence[int], human: int | None) -> str:
+    """The winner in one sentence, as the lobby names sides (``human`` is the solo player's
+    side, None in a duel). ``scores`` and ``winners`` are per side."""
+    names = SIDE_NAMES
+    if human is None:
+        if len(winners) == 2:
+            return f"Reverent and Irreverent share the victory at {scores[0]}"
+        w = winners[0]
+        return f"{names[w]} wins {scores[w]} to {scores[1 - w]}"
+    mine, monk = scores[human], scores[1 - human]
+    if human in winners:
+        return f"{names[human]} beats the Mystic Monk {mine} to {monk}"
+    return f"The Mystic Monk wins {monk} to {mine}"
+
+
+def narrate(e: Any, names: Names) -> str | None:
+    text = _sentence(e, Reader(names))
+    return None if text is None else _cap(text)
+
+
+def _factions(n: int, faction: str) -> str:
+    return f"{n} {faction if n == 1 else WORDS.plurals[faction]}"
+
+
+def _sentence(e: Any, r: Reader) -> str | None:
     match e:
         case ev.BooksArranged(layouts=layouts):
-            return f"Books laid out: {', '.join(layouts)}"
+            books = [
+                f"{r.book(pos)} on mat {layout[0]}, side {layout[1:]}"
+                for pos, layout in sorted(enumerate(layouts), key=lambda pl: r.book(pl[0]))
+            ]
+            return f"The Books are laid out: {'; '.join(books)}"
         case ev.AbbotPlaced(station=s):
-            return f"The Abbot starts on station S{s}"
+            return f"The Abbot starts on {station(s)}"
         case ev.DifficultyMarkersPlaced(counts=counts):
-            return f"The Mystic Monk's markers on the Battle cards: {list(counts)}"
+            cards = [f"{n} on {WORDS.pair(p)}" for p, n in enumerate(counts) if n]
+            return f"The Mystic Monk's Markers go on the Battle cards: {join_words(cards)}"
         case ev.TileStacksFormed(side=side, count=n):
-            return f"{NAMES[side]} forms {n} face-down stacks of tiles"
-        case ev.ArchwaysFilled(side=side):
-            return f"{NAMES[side]} fills the archways"
-        case ev.DeckShuffled(side=side) | ev.DiscardReshuffled(side=side):
-            return f"{NAMES[side]} shuffles the Scriptorium deck"
-        case ev.CardDrawn(side=side, reason=reason):
-            return f"{NAMES[side]} draws a Scriptorium card ({reason})"
+            return f"{r.who(side)}: the tiles are mixed into {n} face-down stacks of 3"
+        case ev.ArchwaysFilled(side=side, stacks_used=used):
+            return f"{r.who(side)} fills the archways from {plural(len(used), 'stack')}"
+        case ev.DeckShuffled(side=side):
+            return f"{r.who(side)} shuffles the Scriptorium deck"
+        case ev.DiscardReshuffled(side=side):
+            return f"{r.who(side)} shuffles the discarded Scriptorium cards into a new deck"
+        case ev.CardDrawn(side=side, reason=reason, card=card):
+            what = f": {WORDS.card(card)}" if card else ""
+            if reason == "setup":
+                return f"{r.who(side)} draws a starting Scriptorium card{what}"
+            if reason == "bought":
+                return f"{r.who(side)} draws the bought Scriptorium card{what}"
+            return f"{r.who(side)} draws a Scriptorium card as a Consolation bonus{what}"
         case ev.ConsolationForfeited(side=side):
-            return f"{NAMES[side]} has no card left to draw"
-        case ev.CrusadeDealt(side=side):
-            return f"{NAMES[side]} takes a secret Crusade card"
+            return f"{r.who(side)} has no Scriptorium card left to draw as a Consolation bonus"
+        case ev.CrusadeDealt(side=side, card=card):
+            what = f": {WORDS.crusade(card)}" if card else ""
+            return f"{r.who(side)} takes a secret Crusade card{what}"
         case ev.TurnStarted(side=side, turn_no=n):
-            return f"Turn {n}: {NAMES[side]}"
+            return f"Turn {n}: {r.who(side)}"
         case ev.Passed(side=side, forced=forced):
-            return f"{NAMES[side]} passes{' (no tiles left)' if forced else ''}"
-        case ev.LineChosen(side=side, kind=kind, index=i, tiles=tiles):
-            return f"{NAMES[side]} takes {kind} {i}: {', '.join(_tile(t) for t in tiles)}"
-        case ev.CoinsGained(side=side, amount=n, reason=reason):
-            return f"{NAMES[side]} gains {n} coin{'s' if n > 1 else ''} ({reason})"
-        case ev.TokenGained(side=side, ritual=r, reason=reason):
-            return f"{NAMES[side]} gains a {CONTENT.rituals[r]} token ({reason})"
-        case ev.TilePlaced(tile=tile, pos=pos, cell=cell, how=how, gold_leaf=gold):
-            extra = f" with {len(gold)} gold leaf" if gold else ""
-            return f"{_tile(tile)} placed in the {POS[pos]} Book at {_sq(cell)} ({how}){extra}"
-        case ev.TileLifted(tile=tile, pos=pos, cell=cell):
-            return f"{_tile(tile)} lifted from the {POS[pos]} Book at {_sq(cell)}"
-        case ev.ExilePending(side=side, pos=pos):
-            return f"{NAMES[side]} must place the exiled tile in the {POS[pos]} Book"
-        case ev.ActiveTileMoved(tile=tile, to_pos=pos):
-            return f"{_tile(tile)} moved to the {POS[pos]} Book's margin"
-        case ev.TileToSheepPen(side=side, tile=tile):
-            return f"{_tile(tile)} goes to {NAMES[side]}'s Sheep Pen"
-        case ev.AbbotMoved(station=s, card=card):
-            return f"The Abbot moves to station S{s}{' (Motus)' if card else ''}"
-        case ev.CardBought(side=side):
-            return f"{NAMES[side]} buys a Scriptorium card"
-        case ev.RitualClaimed(side=side, ritual=r, size=size, points=pts):
-            return f"{NAMES[side]} performs the {CONTENT.rituals[r]} ritual of {size} ({pts} pts)"
-        case ev.MarkersRebalanced(pair=p):
-            return f"One marker of each side leaves the {CONTENT.pairs[p][0]} Battle card"
-        case ev.BattleResolved(pair=p, strengths=st, winner=w, flipped=flipped):
+            if forced:
+                return f"{r.who(side)} has no tiles left and passes"
+            return f"{r.who(side)} passes for the rest of the game"
+        case ev.LineChosen(side=side, kind=kind, index=i, pos=pos, tiles=tiles):
             return (
-                f"Bounded Battle {CONTENT.pairs[p][1]}s vs {CONTENT.pairs[p][2]}s "
-                f"{st[0]}-{st[1]}: {NAMES[w]} wins, {len(flipped)} tiles flipped"
+                f"{r.who(side)} takes {line(kind, i)} of {r.their(side)} archways "
+                f"to {r.book(pos)}: {tiles_list(tiles)}"
             )
-        case ev.BattleTied(pair=p, strength=n):
-            return f"Bounded Battle {CONTENT.pairs[p][0]} tied {n}-{n}"
+        case ev.CoinsGained(side=side, amount=n, reason=reason):
+            why = _COIN_REASONS.get(reason, "")
+            return f"{r.who(side)} collects {plural(n, 'coin')}" + (f" {why}" if why else "")
+        case ev.TokenGained(side=side, ritual=ritual, reason=reason):
+            why = _TOKEN_REASONS.get(reason, "")
+            token = f"a {CONTENT.rituals[ritual]} token"
+            return f"{r.who(side)} collects {token}" + (f" {why}" if why else "")
+        case ev.TilePlaced(side=side, tile=tile, pos=pos, cell=cell, how=how, gold_leaf=gold):
+            leaf = f" over {plural(len(gold), 'gold leaf tile')}" if gold else ""
+            where = r.square(pos, cell)
+            if how == "scriptum":
+                where = f"the text at {where}"
+            return f"{r.who(side)} places {a_tile(tile)} on {where}{_HOW.get(how, '')}{leaf}"
+        case ev.TileLifted(tile=tile, pos=pos, cell=cell):
+            return f"{_cap(the_tile(tile))} leaves {r.square(pos, cell)}"
+        case ev.ExilePending(side=side, tile=tile, pos=pos):
+            return (
+                f"{r.who(side)} must move the exiled {WORDS.tile(tile)} to an open Quill "
+                f"of {r.book(pos)}"
+            )
+        case ev.ActiveTileMoved(side=side, tile=tile, from_pos=a, to_pos=b, payment=pay):
+            return (
+                f"{r.who(side)} pays {payment(pay)} to move {the_tile(tile)} from the margin "
+                f"of {r.book(a)} to {r.book(b)}"
+            )
+        case ev.TileToSheepPen(side=side, tile=tile, auto=auto):
+            why = ": its Book is closed" if auto else ""
+            return f"{_cap(the_tile(tile))} goes to {r.who(side)}'s Sheep Pen{why}"
+        case ev.AbbotMoved(station=s, side=side, payment=pay, card=card):
+            if card or r.is_monk(side) or not any(pay):
+                return f"The Abbot moves to {station(s)}"
+            return f"{r.who(side)} pays {payment(pay)} to move the Abbot to {station(s)}"
+        case ev.CardBought(side=side, payment=pay):
+            return f"{r.who(side)} pays {payment(pay)} for a Scriptorium card"
+        case ev.RitualClaimed(side=side, ritual=ritual, size=size, points=pts, paid=paid):
+            name = CONTENT.rituals[ritual]
+            spent = f" with {size} {name} tokens" if paid else ""
+            return (
+                f"{r.who(side)} performs the {name} Ritual{spent}: a Marker on the set of "
+                f"{size} ({plural(pts, 'point')})"
+            )
+        case ev.MarkersRebalanced(pair=p):
+            return f"Markers run out: one Marker of each side leaves the {WORDS.pair(p)} card"
+        case ev.BattleResolved(pos=pos, pair=p, strengths=st, winner=w, flipped=flipped):
+            _, rev, irr = CONTENT.pairs[p]
+            win, lose = (rev, irr) if w == 0 else (irr, rev)
+            return (
+                f"Bounded Battle in {r.book(pos)}: {_factions(st[w], win)} against "
+                f"{_factions(st[1 - w], lose)}; {r.who(w)} wins, flips "
+                f"{plural(len(flipped), 'tile')} face down and places a Marker on the "
+                f"{WORDS.pair(p)} card"
+            )
+        case ev.BattleTied(pos=pos, pair=p, strength=n):
+            _, rev, irr = CONTENT.pairs[p]
+            return (
+                f"A Bounded Battle in {r.book(pos)} is tied, {_factions(n, rev)} to "
+                f"{_factions(n, irr)}: nothing is flipped"
+            )
         case ev.BookClosed(pos=pos, side=side):
-            return f"{NAMES[side]} completes the {POS[pos]} Book; it is closed"
+            return f"{r.who(side)} completes {r.book(pos)}: it is closed"
         case ev.BookMarkerPlaced(pos=pos, side=side):
-            return f"{NAMES[side]} marks the {POS[pos]} Book on the Monastery mat"
+            return f"{r.who(side)} places a Marker on the Monastery mat for {r.book(pos)}"
         case ev.TokenChoicePending(side=side):
-            return f"{NAMES[side]} chooses a Ritual token"
-        case ev.TokenChosen(side=side, ritual=r):
-            return f"{NAMES[side]} takes a {CONTENT.rituals[r]} token"
+            return f"{r.who(side)} chooses a Ritual token for the completed Book"
+        case ev.TokenChosen(side=side, ritual=ritual):
+            return f"{r.who(side)} takes a {CONTENT.rituals[ritual]} token for the completed Book"
         case ev.CardPlayed(side=side, card=card):
-            return f"{NAMES[side]} plays {card.split('-')[1].capitalize()}"
-        case ev.ArchwaysSwapped(side=side):
-            return f"{NAMES[side]} exchanges two archway tiles"
+            return f"{r.who(side)} plays {WORDS.card(card)}"
+        case ev.ArchwaysSwapped(side=side, first=a, second=b):
+            return f"{r.who(side)} exchanges the archway tiles at {archway(a)} and {archway(b)}"
         case ev.LinesSwapped(side=side, kind=kind, first=a, second=b):
-            return f"{NAMES[side]} exchanges {kind}s {a} and {b}"
+            lines = "rows" if kind == "row" else "columns"
+            return f"{r.who(side)} exchanges {lines} {a} and {b} of {r.their(side)} archways"
         case ev.DiscardRequired(side=side, count=n):
-            return f"{NAMES[side]} must discard {n} item(s)"
+            return (
+                f"{r.who(side)} holds more than 7 items and must discard "
+                f"{plural(n, 'coin or Ritual token', 'coins or Ritual tokens')}"
+            )
         case ev.ItemDiscarded(side=side, item=i):
-            return f"{NAMES[side]} discards a {'coin' if i < 0 else CONTENT.rituals[i] + ' token'}"
+            what = "a coin" if i < 0 else f"a {CONTENT.rituals[i]} token"
+            return f"{r.who(side)} discards {what}"
         case ev.StackFlipped(side=side, tiles=tiles):
-            return f"{NAMES[side]} refills: {', '.join(_tile(t) for t in tiles)}"
+            return f"{r.who(side)} refills the archways from a stack: {tiles_list(tiles)}"
         case ev.GameEnded(scores=scores, winners=winners):
-            who = " and ".join(NAMES[w] for w in winners)
-            return f"Game over: Reverent {scores[0]}, Irreverent {scores[1]}; {who} wins"
-        case ev.MonkDieRolled(value=v, kind=kind, index=i):
-            return f"The Mystic Monk rolls {v}: {kind} {i}"
-        case ev.MonkTrackAdvanced(ritual=r, position=p, fired=fired):
-            name = CONTENT.rituals[r]
-            return f"Mystic Monk's {name} track {'fires' if fired else f'moves to {p}'}"
-        case ev.MonkRitualNoSet(ritual=r):
-            return f"No {CONTENT.rituals[r]} set is left for the Mystic Monk"
+            human = None if not r.solo else next(iter(r.seat_of), None)
+            return f"Game over: {summary(scores, winners, human)}"
+        case ev.MonkDieRolled(value=v, kind=kind, index=i, rerolled=again):
+            roll = "rolls again" if again else "rolls the die"
+            return f"The Mystic Monk {roll}: {v}, {line(kind, i)} of his archways"
+        case ev.MonkTrackAdvanced(ritual=ritual, position=p, fired=fired):
+            name = CONTENT.rituals[ritual]
+            if fired:
+                return f"The Mystic Monk's {name} Marker reaches the Ritual symbol"
+            return f"The Mystic Monk's {name} Marker advances to space {p} of its column"
+        case ev.MonkRitualNoSet(ritual=ritual):
+            return f"No {CONTENT.rituals[ritual]} set is left for the Mystic Monk"
         case ev.MonkStackFormed(pos=pos, tiles=tiles):
-            return f"The Mystic Monk stacks {len(tiles)} tiles by the {POS[pos]} Book"
-        case ev.GoldLeafPending(tile=tile):
-            return "The Mystic Monk readies gold leaf"
+            return f"The Mystic Monk stacks {tiles_list(tiles)} on the margin of {r.book(pos)}"
+        case ev.GoldLeafPending():
+            return "The Mystic Monk keeps the Two-Coin tile as gold leaf for his next tile"
         case ev.MonkTileDiscarded(tile=tile):
-            return f"{_tile(tile)} is discarded: no Quill left"
-    return type(e).__name__
+            return f"No open Quill is left: the Mystic Monk's {WORDS.tile(tile)} is discarded"
+    return None
+
+
+def table_names(state: Any, viewer: Any) -> Names:
+    """The seat labels of a game in progress (no player names: a view has none)."""
+    labels = SIDE_NAMES if state.mode == "duel" else (SIDE_NAMES[state.human_side],)
+    return Names(tuple(labels), (), viewer)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def prompt(state: Any, viewer: Any) -> str:
+    """What the game waits for, in one sentence for ``viewer``: an instruction to the seat
+    that acts, a description for everyone else."""
+    r = Reader(table_names(state, viewer))
+    if state.phase == "over":
+        human = None if state.mode == "duel" else state.human_side
+        return f"Game over: {summary(state.final or (0, 0), state.winners, human)}"
+    if state.phase != "play":
+        return "The game is being set up"
+    me = None if viewer.seat is None else state.side_of(viewer.seat)
+    pending = state.pending
+    if pending is not None:
+        who = _cap(r.who(pending.side))
+        if pending.kind == "exile":
+            tile = WORDS.tile(pending.tile)
+            if me == pending.side:
+                return f"Choose an open Quill of {r.book(pending.pos)} for your exiled {tile}"
+            return f"{who} chooses where the exiled {tile} goes in {r.book(pending.pos)}"
+        if me == pending.side:
+            return "Choose a Ritual token for completing the Book"
+        return f"{who} chooses a Ritual token for completing the Book"
+    side = state.turn
+    mine = me == side
+    who = _cap(r.who(side))
+    if state.discarding:
+        n = state.discarding
+        if mine:
+            return (
+                f"Discard {plural(n, 'coin or Ritual token', 'coins or Ritual tokens')}: "
+                "you may keep 7 at the end of your turn"
+            )
+        return f"{who} discards down to 7 coins and Ritual tokens"
+    if not state.line_chosen:
+        if mine:
+            pass_too = "" if state.acted else ", or pass for the rest of the game"
+            return f"Choose a line of archways: a row or a column{pass_too}"
+        return f"{who} is choosing a row or column of archways"
+    by_book: dict[int, list[str]] = {}
+    for tile, pos in state.active:
+        by_book.setdefault(pos, []).append(tile)
+    open_books = {pos: t for pos, t in by_book.items() if not state.books[pos].closed}
+    stuck = [t for pos, ts in by_book.items() if state.books[pos].closed for t in ts]
+    if mine:
+        if open_books:
+            places = join_words(
+                f"{tiles_list(ts)} on {'an open Quill' if len(ts) == 1 else 'open Quills'} "
+                f"of {r.book(pos)}"
+                for pos, ts in sorted(open_books.items(), key=lambda pt: r.book(pt[0]))
+            )
+            return f"Place {places}"
+        if stuck:
+            return (
+                f"{_cap(tiles_list(stuck))} cannot be placed (closed Book): pay to move "
+                f"{'it' if len(stuck) == 1 else 'them'} to an open Book, or end your turn "
+                "and send them to your Sheep Pen"
+            )
+        return "End your turn, or first spend coins and play Scriptorium cards"
+    if open_books or stuck:
+        return f"{who} is placing tiles"
+    return f"{who} has placed the tiles and may still spend coins or play cards"

@@ -7,15 +7,20 @@ from typing import Any, ClassVar
 
 from ..errors import InvalidOptions
 from ..game import GameBase, Options, OptionSpec, Result
+from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
 from . import events as ev
 from .commands import COMMAND_TYPES
 from .content import CONTENT
 from .decide import decide as _decide
-from .describe import describe as _describe
+from .describe import narrate as _narrate
+from .describe import prompt as _prompt
+from .describe import summary as _summary
 from .evolve import apply
+from .glossary import WORDS, build_glossary
 from .legal import legal_commands as _legal
+from .scoring import breakdown as _breakdown
 from .state import Player, State
 from .turn import Turn
 from .view import hidden_values as _hidden
@@ -83,6 +88,12 @@ class Illumination(GameBase):
     )
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = ev.EVENT_TYPES
+    bot_names: ClassVar[tuple[str, ...]] = (
+        "Brother Anselm",
+        "Sister Ende",
+        "Brother Eadfrith",
+        "Sister Guda",
+    )
 
     def check_options(self, options: Options) -> None:
         if options.get("mode", "duel") not in ("duel", "solo"):
@@ -200,7 +211,9 @@ class Illumination(GameBase):
         return _legal(state, seat)
 
     def view(self, state: State, viewer: Viewer) -> Any:
-        return _view(state, viewer, sorted(self.to_act(state)))
+        out = _view(state, viewer, sorted(self.to_act(state)))
+        out["prompt"] = _prompt(state, viewer)
+        return out
 
     def redact(self, event: Any, viewer: Viewer) -> Any:
         return _redact(event, viewer)
@@ -209,26 +222,50 @@ class Illumination(GameBase):
         if state.final is None:
             return None
         names = CONTENT.side_names
-        if state.mode == "duel":
+        human = None if state.mode == "duel" else state.human_side
+        summary = _summary(state.final, state.winners, human)
+        standings = tuple(
+            Standing.of(
+                names[side] if state.players[side].human else "the Mystic Monk",
+                state.seat_of(side),
+                _score_lines(state, side),
+            )
+            for side in (0, 1)
+        )
+        if human is None:
             scores = (state.final[0], state.final[1])
-            winners = tuple(state.winners)
-            if len(winners) == 2:
-                summary = f"shared victory at {scores[0]}"
-            else:
-                w = winners[0]
-                summary = f"{names[w]} wins {scores[w]} to {scores[1 - w]}"
-            return Result(scores, winners, summary)
-        human = state.human_side
-        mine, monk = state.final[human], state.final[1 - human]
-        if human in state.winners:
-            return Result((mine,), (0,), f"{names[human]} beats the Mystic Monk {mine} to {monk}")
-        return Result((mine,), (), f"the Mystic Monk wins {monk} to {mine}")
+            return Result(scores, tuple(state.winners), summary, standings)
+        mine = state.final[human]
+        won = (0,) if human in state.winners else ()
+        ordered = (standings[human], standings[1 - human])
+        return Result((mine,), won, summary, ordered)
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return _hidden(state, viewer)
 
-    def describe(self, event: Any) -> str:
-        return _describe(event)
+    def narrate(self, event: Any, names: Names) -> str | None:
+        return _narrate(event, names)
+
+    def glossary(self) -> dict[str, GlossaryEntry]:
+        return dict(_GLOSSARY)
+
+
+_GLOSSARY = build_glossary()
+
+_CATEGORIES = ("monastery", "battle", "books", "crusade", "sheep_pen", "monk_books", "gold_leaf")
+
+
+def _score_lines(state: State, side: int) -> tuple[ScoreLine, ...]:
+    """Final scoring in the rulebook's order; the Mystic Monk has no Sheep Pen, a person no
+    Book-completion or gold-leaf bonus."""
+    points = _breakdown(state, side)
+    human = state.players[side].human
+    skip = {"monk_books", "gold_leaf"} if human else {"sheep_pen"}
+    return tuple(
+        ScoreLine(WORDS.scoring[key], value)
+        for key, value in zip(_CATEGORIES, points, strict=True)
+        if key not in skip
+    )
 
 
 def _difficulty_counts(difficulty: int, rng: Any) -> tuple[int, ...]:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, ClassVar
 
 import attrs
 
 from ..errors import GameOver, InvalidCommand, NotYourTurn, UnknownCommand
 from ..game import GameBase, Options, OptionSpec, Result
+from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
 from . import rules
@@ -46,10 +48,14 @@ from .commands import (
     SupportWith,
 )
 from .content import content
-from .describe import describe_event
+from .describe import QUIET, final_lines
+from .describe import narrate as _narrate
+from .describe import prompt as _prompt
+from .describe import summary as _summary
 from .diagnose import diagnose
 from .events import EVENT_TYPES
 from .evolve import evolve
+from .glossary import build_glossary
 from .legal import legal_commands, may_act, to_act
 from .state import State
 from .view import hidden_values, redact, view
@@ -90,6 +96,17 @@ class RoadToEnlightenment(GameBase):
     )
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
+    quiet_events: ClassVar[tuple[type, ...]] = QUIET
+    # Envoys and ministers of the age, none of them a luminary card.
+    bot_names: ClassVar[tuple[str, ...]] = (
+        "Marquis de Bonnac",
+        "Count Harrach",
+        "Madame de Lambert",
+        "Baron Kaunitz",
+        "Chancellor Zamoyski",
+        "Lord Chesterfield",
+        "Prince Golitsyn",
+    )
 
     def seat_count(self, options: Options) -> int:
         return int(options["players"])
@@ -221,11 +238,25 @@ class RoadToEnlightenment(GameBase):
             return None
         scores = tuple(p.score for p in state.players)
         winner = state.ranking[0]
-        nation = content().nations[state.players[winner].nation].name
-        return Result(scores, (winner,), f"{nation} wins with {scores[winner]} prestige")
+        labels = self.table_labels(state, ())
+        standings = tuple(
+            Standing.of(labels[s], s, (ScoreLine(k, v) for k, v in final_lines(state, s)))
+            for s in state.ranking
+        )
+        return Result(scores, (winner,), _summary(scores, state.ranking, labels), standings)
+
+    def table_labels(self, state: State, labels: tuple[str, ...]) -> tuple[str, ...]:
+        """Each seat by its nation once they are assigned (random nations are dealt at set-up,
+        the seats having been "Player 1" … until then)."""
+        if not state.players:
+            return labels
+        c = content()
+        return tuple(c.nations[p.nation].name for p in state.players)
 
     def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return view(state, viewer)
+        out = view(state, viewer)
+        out["prompt"] = _prompt(state, viewer)
+        return out
 
     def redact(self, event: Any, viewer: Viewer) -> Any:
         return redact(event, viewer)
@@ -233,5 +264,13 @@ class RoadToEnlightenment(GameBase):
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return hidden_values(state, viewer)
 
-    def describe(self, event: Any) -> str:
-        return describe_event(event)
+    def narrate(self, event: Any, names: Names) -> str | None:
+        return _narrate(event, names)
+
+    def glossary(self) -> dict[str, GlossaryEntry]:
+        return dict(_glossary())
+
+
+@cache
+def _glossary() -> dict[str, GlossaryEntry]:
+    return build_glossary()

@@ -13,6 +13,7 @@ from domain.campus_galli import GAME
 from domain.campus_galli.content import ACTIONS, SECTIONS, TASKS
 from domain.campus_galli.rules.queries import uncovered_wooden
 from domain.campus_galli.state import State
+from domain.narration import Names
 from domain.randomness import Context, Rng
 from domain.simultaneous import ChoiceCommitted
 from domain.viewers import SPECTATOR, Viewer, seat_viewer
@@ -129,7 +130,8 @@ def check_no_leak(state: State, events: list[Any]) -> None:
 
 def check_codec(events: list[Any]) -> None:
     for e in events:
-        assert GAME.describe(GAME.redact(e, SPECTATOR)), "every event has a log line"
+        names = Names(tuple(f"Monk {i + 1}" for i in range(4)))
+        assert GAME.narrate(GAME.redact(e, SPECTATOR), names), "every event has a log line"
         data = orjson.loads(orjson.dumps(CODEC.encode_event(e)))
         assert CODEC.decode_event(type(e).__name__, data) == e
 

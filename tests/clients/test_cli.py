@@ -101,7 +101,7 @@ async def test_new_join_play_with_piped_stdin(live_server: Any, tmp_path: Path, 
     assert "not valid JSON" in out
     assert "Rejected (unknown_command)" in out
     assert "Game over." in out
-    assert "Player 1 draws a card" in out  # the event log lines
+    assert "ann (Player 1) draws the " in out  # the event log: the narrator's sentences
     assert "say TEXT" in out  # the help
     assert any(e.type == "cloister.Chat" and e.data["text"] == "hello, bob" for e in bob.events)
     async with Api(url) as api:
@@ -137,7 +137,7 @@ async def test_watch_prints_updates_as_they_come(live_server: Any, tmp_path: Pat
     # Every version after the welcome appears once, live, then the result.
     for v in range(start + 1, a.version + 1):
         assert text.count(f"[{v:>4}]") == 1, v
-    assert "Player 1 draws a card" in text and "Game over." in text
+    assert "(Player 1) draws a card" in text and "Game over." in text
 
 
 async def _finished_game(url: str, seed: str) -> str:

@@ -58,9 +58,11 @@ def test_events_and_commands_round_trip_through_the_codec() -> None:
                     assert CODEC.decode_command(raw) == command
 
 
-def test_every_event_has_a_description() -> None:
-    _, log, _ = random_game(solo(3), 11, check=False)
-    _, log2, _ = random_game(DUEL, 11, check=False)
-    for e in log + log2:
-        text = GAME.describe(e)
-        assert text and text != type(e).__name__
+def test_every_event_has_a_log_line() -> None:
+    from domain import SPECTATOR, Names
+
+    for options, labels in ((solo(3), ("Irreverent",)), (DUEL, ("Reverent", "Irreverent"))):
+        _, log, _ = random_game(options, 11, check=False)
+        for e in log:
+            text = GAME.narrate(GAME.redact(e, SPECTATOR), Names(labels))
+            assert text and type(e).__name__ not in text
