@@ -92,8 +92,17 @@ export function card(ctx, c) {
     <div class="card-name">${c.name}</div>
     ${c.kind ? html`<div class="card-kind">${c.kind}</div>` : nothing}
     ${c.body ?? nothing}
-    ${c.text ? html`<div class="card-text">${c.text}</div>` : nothing}
+    ${c.text ? html`<div class="card-text">${shortText(c.text)}</div>` : nothing}
   </div>`;
+}
+
+/** The first sentence of a rules text: what the card does, in short (the detail panel has it all). */
+export function shortText(text, max = 110) {
+  if (!text) return "";
+  const m = /^(.+?[.;!?])(\s|$)/.exec(text);
+  let first = m ? m[1] : text;
+  if (first.length > max) first = `${first.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
+  return first;
 }
 
 /** A face-down card: nothing on it identifies it. */
