@@ -609,7 +609,7 @@ function actionsView(p, ctx) {
   return html`<section class="actions panel" aria-labelledby="actions-h">
     <div class="panel-head"><h2 id="actions-h">Actions</h2>
       <div class="action-toolbar" role="toolbar" aria-label="Game actions"></div></div>
-    <div class="actions-body">${body}${st.busy ? html`<p class="muted" role="status">Sending…</p>` : nothing}</div>
+    <div class="actions-body" tabindex="0" role="region" aria-label="Legal moves">${body}${st.busy ? html`<p class="muted" role="status">Sending…</p>` : nothing}</div>
   </section>`;
 }
 

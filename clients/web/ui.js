@@ -150,8 +150,7 @@ export function playersPanel(p) {
       return html`<li class=${classMap({ seat: true, "to-act": acting, me: p.me === s.seat })} data-seat=${s.seat}
           style=${`--seat:${p.colour(s.seat)}`}>
         <span class="seat-dot" aria-hidden="true"></span>
-        ${line?.order ? html`<span class="seat-order" title="place in the turn order">${line.order}.</span>` : nothing}
-        <span class="seat-name">${p.name(s.seat)}${p.me === s.seat ? html` <span class="you">(you)</span>` : nothing}</span>
+        <span class="seat-name">${line?.order ? html`<span class="seat-order" title="place in the turn order">${line.order}.</span> ` : nothing}${p.name(s.seat)}${p.me === s.seat ? html` <span class="you">(you)</span>` : nothing}</span>
         ${acting ? html`<span class="badge">${p.me === s.seat ? "your turn" : "to act"}</span>` : nothing}
         ${clockSlot(s.seat)}
         ${line?.score !== undefined ? html`<span class="seat-score">${line.score}</span>` : nothing}

@@ -86,7 +86,9 @@ def test_two_players_and_a_spectator_play_high_card(
         assert not any(c in html_e for c in hand_a + hand_b)
         assert rec_a["token"] not in html_e and rec_b["token"] not in html_e
         assert "Your turn" in ann.page.inner_text(".banner")
-        assert "Waiting for" in bea.page.inner_text(".banner")
+        # The other seat reads whose turn it is, in the game's sentence.
+        assert "Your turn" not in bea.page.inner_text(".banner")
+        assert "Player 1" in bea.page.inner_text(".banner")
         assert "Spectating" in eve.page.inner_text(".game-head")
         assert eve.page.locator(".actions button.action").count() == 0
         ann.page.screenshot(path=str(screenshots / "high-card-seat0.png"))
@@ -238,65 +240,77 @@ def test_each_game_type_renders(base_url: str, browser: Any, screenshots: Path) 
         for seat in api(base_url, "GET", f"/api/games/{gid}")["seats"]:
             if not seat["taken"]:
                 api(base_url, "POST", f"/api/games/{gid}/bots", {"seat": seat["seat"]})
-        for label, viewport, hash_ in (
-            ("", DESKTOP, f"#/game/{gid}"),
-            ("-phone", PHONE_PORTRAIT, f"#/game/{gid}"),
-            ("-phone-landscape", PHONE_LANDSCAPE, f"#/game/{gid}"),
-            ("-spectator", DESKTOP, f"#/watch/{gid}"),
-        ):
-            p = Page(browser, base_url, viewport)
-            try:
-                p.page.goto(f"{base_url}/")
-                p.js(
-                    f"localStorage.setItem('cloister:seat:{gid}', "
-                    f"{json.dumps(json.dumps({**me, 'name': 'Tester'}))})"
-                )
-                p.go(hash_)
-                p.page.wait_for_selector(".board-svg, .generic-view")
-                p.page.wait_for_timeout(300)
+
+        # As the seat: desktop, then the same page on a phone held both ways.
+        p = Page(browser, base_url, DESKTOP)
+        try:
+            p.page.goto(f"{base_url}/")
+            p.js(
+                f"localStorage.setItem('cloister:seat:{gid}', "
+                f"{json.dumps(json.dumps({**me, 'name': 'Tester'}))})"
+            )
+            p.go(f"#/game/{gid}")
+            p.page.wait_for_selector(".board-svg, .generic-view")
+            p.page.wait_for_timeout(300)
+            p.page.screenshot(path=str(screenshots / f"{name}.png"))
+            assert p.page.locator(".banner").inner_text().strip()
+            # Everything needed is in view at 1280×800: no page scroll.
+            assert p.js("document.documentElement.scrollHeight") <= DESKTOP["height"] + 1
+            bad = axe_violations(p)
+            assert not bad, (name, bad)
+            # Every offered action is a labelled, focusable button.
+            for b in p.page.locator(".actions button.action").all()[:20]:
+                assert (b.text_content() or "").strip()
+            for label, viewport in (
+                ("-phone", PHONE_PORTRAIT),
+                ("-phone-landscape", PHONE_LANDSCAPE),
+            ):
+                p.page.set_viewport_size(viewport)
+                p.page.wait_for_timeout(250)
                 p.page.screenshot(path=str(screenshots / f"{name}{label}.png"))
-                assert p.page.locator(".banner").inner_text().strip()
-                if label == "":
-                    # Everything needed is in view at 1280×800: no page scroll.
-                    assert p.js("document.documentElement.scrollHeight") <= DESKTOP["height"] + 1
-                    bad = axe_violations(p)
-                    assert not bad, (name, bad)
-                if label.startswith("-phone"):
-                    assert p.js("document.documentElement.scrollWidth") <= viewport["width"] + 1
-                    # Zoom in on the board, then pan it (the zoomed board scrolls in its box).
-                    p.page.get_by_role("button", name="Zoom in").click()
-                    p.page.get_by_role("button", name="Zoom in").click()
-                    assert p.js("document.getElementById('board').scrollWidth") > p.js(
-                        "document.getElementById('board').clientWidth"
-                    )
-                    p.js("document.getElementById('board').scrollLeft = 200")
-                    assert p.js("document.getElementById('board').scrollLeft") > 0
-                    p.page.screenshot(path=str(screenshots / f"{name}{label}-zoomed.png"))
-                if hash_.startswith("#/watch/"):
-                    assert_no_private_ids(p, base_url, gid, me["token"])
-                    assert not axe_violations(p), name
-                if hash_.startswith("#/game/"):
-                    # Every offered action is a labelled, focusable button.
-                    for b in p.page.locator(".actions button.action").all()[:20]:
-                        assert (b.text_content() or "").strip()
-                    # A highlighted spot on the board sends its command (after the page's
-                    # question, when it asks one): the game moves on or the page says why not.
-                    spots = p.page.locator("#board [role='button']:not([data-ui])")
-                    if label == "" and spots.count():
-                        before = server_version(base_url, gid)
-                        spots.first.click()
-                        answer_dialog(p)
-                        if p.page.locator("dialog.confirm-dialog[open]").count():
-                            answer_dialog(p)
-                        p.page.wait_for_function(
-                            f"window.cloister.state.version > {before}"
-                            " || document.querySelector('.toast.error')"
-                        )
-                        p.page.wait_for_timeout(300)
-                        p.page.screenshot(path=str(screenshots / f"{name}-after-click.png"))
-                assert not p.errors, (name, p.errors)
-            finally:
-                p.close()
+                assert p.js("document.documentElement.scrollWidth") <= viewport["width"] + 1
+                # Zoom in on the board, then pan it (the zoomed board scrolls in its box).
+                p.page.get_by_role("button", name="Zoom in").click()
+                p.page.get_by_role("button", name="Zoom in").click()
+                assert p.js("document.getElementById('board').scrollWidth") > p.js(
+                    "document.getElementById('board').clientWidth"
+                )
+                p.js("document.getElementById('board').scrollLeft = 200")
+                assert p.js("document.getElementById('board').scrollLeft") > 0
+                p.page.screenshot(path=str(screenshots / f"{name}{label}-zoomed.png"))
+                p.page.get_by_role("button", name="Fit the board").click()
+            p.page.set_viewport_size(DESKTOP)
+            # A highlighted spot on the board sends its command (after the page's question,
+            # when it asks one): the game moves on or the page says why not.
+            spots = p.page.locator("#board [role='button']:not([data-ui])")
+            if spots.count():
+                before = server_version(base_url, gid)
+                spots.first.click()
+                answer_dialog(p)
+                if p.page.locator("dialog.confirm-dialog[open]").count():
+                    answer_dialog(p)
+                p.page.wait_for_function(
+                    f"window.cloister.state.version > {before}"
+                    " || document.querySelector('.toast.error')"
+                )
+                p.page.wait_for_timeout(300)
+                p.page.screenshot(path=str(screenshots / f"{name}-after-click.png"))
+            assert not p.errors, (name, p.errors)
+        finally:
+            p.close()
+
+        # As a spectator: public information only.
+        p = Page(browser, base_url, DESKTOP)
+        try:
+            p.go(f"#/watch/{gid}")
+            p.page.wait_for_selector(".board-svg, .generic-view")
+            p.page.wait_for_timeout(300)
+            p.page.screenshot(path=str(screenshots / f"{name}-spectator.png"))
+            assert_no_private_ids(p, base_url, gid, me["token"])
+            assert not axe_violations(p), name
+            assert not p.errors, (name, p.errors)
+        finally:
+            p.close()
 
 
 def test_lobby_fits_a_phone_in_landscape(base_url: str, browser: Any, screenshots: Path) -> None:
