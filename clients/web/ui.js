@@ -142,7 +142,7 @@ export function clockSlot(seat) {
 export function playersPanel(p) {
   const bySeat = new Map(p.lines.map((l) => [l.seat, l]));
   const ordered = [...p.seats].sort((a, b) => (bySeat.get(a.seat)?.order ?? 99) - (bySeat.get(b.seat)?.order ?? 99) || a.seat - b.seat);
-  return html`<section class="panel players" aria-labelledby="seats-h">
+  return html`<section class="panel players" aria-labelledby="seats-h" tabindex="0">
     <h2 id="seats-h">Players</h2>
     <ol class="seat-list">${repeat(ordered, (s) => s.seat, (s) => {
       const line = bySeat.get(s.seat);
@@ -150,7 +150,7 @@ export function playersPanel(p) {
       return html`<li class=${classMap({ seat: true, "to-act": acting, me: p.me === s.seat })} data-seat=${s.seat}
           style=${`--seat:${p.colour(s.seat)}`}>
         <span class="seat-dot" aria-hidden="true"></span>
-        <span class="seat-name">${line?.order ? html`<span class="seat-order" title="place in the turn order">${line.order}.</span> ` : nothing}${p.name(s.seat)}${p.me === s.seat ? html` <span class="you">(you)</span>` : nothing}</span>
+        <span class="seat-name" title=${p.name(s.seat)}>${line?.order ? html`<span class="seat-order" title="place in the turn order">${line.order}.</span> ` : nothing}${p.name(s.seat)}${p.me === s.seat ? html` <span class="you">(you)</span>` : nothing}</span>
         ${acting ? html`<span class="badge">${p.me === s.seat ? "your turn" : "to act"}</span>` : nothing}
         ${clockSlot(s.seat)}
         ${line?.score !== undefined ? html`<span class="seat-score">${line.score}</span>` : nothing}

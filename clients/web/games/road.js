@@ -451,9 +451,10 @@ function tableau(ctx, view, live) {
     ${others.some((p) => p.hand) ? others.filter((p) => p.hand).map((p) => html`<section class="re-hand" style=${`--seat:${NATION[p.nation]}`} aria-label=${`${p.name}'s hand`}>
       <h3>${p.name}'s hand: ${(p.hand || []).length} luminaries</h3>${hand(`${p.name}'s hand`, p.hand || [], (id) => id, (id) => handCard(p, id))}</section>`) : nothing}
     <section class="re-others" aria-label="Other nations' slots">
-      ${others.map((p) => html`<div class="re-other" style=${`--seat:${NATION[p.nation]}`}><strong>${p.name}</strong>
-        ${(p.slots || []).map((s, i) => html`<span class=${ctx.changed.has(`slot:${p.seat}:${i}`) ? "re-slot-note last-move-text" : "re-slot-note"}>slot ${i + 1}: ${s.revealed && s.cards ? (s.cards.map((c) => lumName(ctx, c)).join(", ") || "empty") : `${s.count} face down`}</span>`)}
-        ${!p.hand ? html`<span class="re-slot-note">· ${p.hand_count} cards in hand</span>` : nothing}</div>`)}
+      ${others.map((p) => html`<div class="re-other" style=${`--seat:${NATION[p.nation]}`}><strong>${p.name}</strong> slots
+        ${(p.slots || []).map((s, i) => html`${i ? " · " : ""}<span class=${ctx.changed.has(`slot:${p.seat}:${i}`) ? "last-move-text" : ""}
+          title=${`slot ${i + 1}`}>${s.revealed && s.cards ? (s.cards.map((c) => lumName(ctx, c)).join(", ") || "empty") : `${s.count}`}</span>`)}
+        ${(p.slots || []).some((s) => !(s.revealed && s.cards)) ? " face down" : ""}${!p.hand ? html` · ${p.hand_count} in hand` : nothing}</div>`)}
     </section>
     <section class="re-rows" aria-label="Luminary rows">
       <h3>Luminary rows</h3>
