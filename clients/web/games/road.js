@@ -448,7 +448,7 @@ function tableau(ctx, view, live) {
       <div class="re-slot-row"><h3>Your action slots${view.slot ? ` (now: slot ${view.slot})` : ""}</h3>${[1, 2, 3].map((n) => slotBox(ctx, view, me, n, places))}
       ${confirm ? html`<button type="button" class="primary confirm-slots" @click=${() => ctx.send(confirm)}>Confirm slots</button>` : nothing}</div>
     </section>` : nothing}
-    ${others.some((p) => p.hand) ? others.filter((p) => p.hand).map((p) => html`<section class="re-hand" style=${`--seat:${NATION[p.nation]}`} aria-label=${`${p.name}'s hand`}>
+    ${others.some((p) => p.hand) ? others.filter((p) => p.hand).map((p) => html`<section class="re-hand other" style=${`--seat:${NATION[p.nation]}`} aria-label=${`${p.name}'s hand`}>
       <h3>${p.name}'s hand: ${(p.hand || []).length} luminaries</h3>${hand(`${p.name}'s hand`, p.hand || [], (id) => id, (id) => handCard(p, id))}</section>`) : nothing}
     <section class="re-others" aria-label="Other nations' slots">
       ${others.map((p) => html`<div class="re-other" style=${`--seat:${NATION[p.nation]}`}><strong>${p.name}</strong> slots
@@ -456,7 +456,7 @@ function tableau(ctx, view, live) {
           title=${`slot ${i + 1}`}>${s.revealed && s.cards ? (s.cards.map((c) => lumName(ctx, c)).join(", ") || "empty") : `${s.count}`}</span>`)}
         ${(p.slots || []).some((s) => !(s.revealed && s.cards)) ? " face down" : ""}${!p.hand ? html` · ${p.hand_count} in hand` : nothing}</div>`)}
     </section>
-    <section class="re-rows" aria-label="Luminary rows">
+    ${view.over ? nothing : html`<section class="re-rows" aria-label="Luminary rows">
       <h3>Luminary rows</h3>
       <div class="re-row-cols">${Object.entries(view.rows || {}).map(([col, cards]) => html`<div class="re-row" style=${`--lum:${LUM[col] || "#999"}`}>
         <div class="re-row-head">${humanize(col.toLowerCase())} <span class="muted">(${view.piles?.[col] ?? 0} left)</span></div>
@@ -465,7 +465,7 @@ function tableau(ctx, view, live) {
           const cmd = matching(drafts, "DraftPick", { card: id })[0];
           return card(ctx, { key: id, ...info, cls: "chip", act: cmd ? () => ctx.send(cmd) : null, changed: ctx.changed.has(`row:${id}`), label: cmd ? `Draft ${info.name}. ${info.text}` : undefined });
         })}</div>`)}</div>
-    </section>
+    </section>`}
   </div>`;
 }
 
