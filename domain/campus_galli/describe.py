@@ -241,7 +241,7 @@ def _sentence(event: Any, names: Names) -> str | None:
         case E.CardRescored(seat=s, card=c):
             return f"{who(s)} scores {_card(c)} again"
         case E.RescoreFinished(seat=s):
-            return f"{who(s)} scores no more cards again"
+            return f"{who(s)} is done scoring earlier cards"
         case E.ExchangesFinished(seat=s):
             return f"{who(s)} makes no more exchanges: the end-of-turn tasks are judged"
         case E.UnfinishedTaken(seat=s, card=c, pay=pay):

@@ -150,9 +150,11 @@ def _sentence(event: Any, r: Reader) -> str | None:
             return _moved(r, s, cards, n, src, dst, why)
         case ChoiceCommitted(seat=s, choice=choice):
             if choice and all(":" in c for c in choice):
-                plan = join_words(
-                    f"{w.card(c.split(':', 1)[1])} in slot {c.split(':', 1)[0]}" for c in choice
-                )
+                slots: dict[str, list[str]] = {}
+                for entry in choice:
+                    slot, _, card = entry.partition(":")
+                    slots.setdefault(slot, []).append(w.card(card))
+                plan = "; ".join(f"slot {k}: {join_words(v)}" for k, v in sorted(slots.items()))
                 return f"{seat(s)} seals the plan: {plan}"
             if choice == ("yes",) or choice == ("no",):
                 return f"{seat(s)} {'accepts' if choice[0] == 'yes' else 'declines'} the exchange"
@@ -336,7 +338,8 @@ def _moved(
     if why == "removed":
         if dst == "box":
             return f"The luminaries {who} removed go back to the box: {what}"
-        return f"{who} removes {what} from play (1 extra draft pick each)"
+        picks = "an extra draft pick" if n == 1 else "an extra draft pick each"
+        return f"{who} removes {what} from play ({picks})"
     if why == "arrested":
         return f"{who} puts {what} into the box (arrested)"
     if why == "exchange":
