@@ -1,6 +1,8 @@
+// @ts-check
 // HTTP calls to the documented API (docs/api.md) and the seat tokens this browser holds.
 
 export class ApiError extends Error {
+  /** @param {number} status @param {string|undefined} code @param {string|undefined} message */
   constructor(status, code, message) {
     super(message || code || `HTTP ${status}`);
     this.status = status;
@@ -8,8 +10,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Call the API; resolves to parsed JSON, rejects with ApiError carrying the server's message. */
+/** Call the API; resolves to parsed JSON, rejects with ApiError carrying the server's message.
+ * @param {string} method @param {string} path @param {any} [body] @param {string|null} [token]
+ * @returns {Promise<any>} */
 export async function api(method, path, body, token) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -48,6 +53,7 @@ export const createGame = (type, options) => api("POST", "/api/games", { type, o
 export const joinSeat = (id, name, seat) =>
   api("POST", `/api/games/${encodeURIComponent(id)}/seats`, seat === undefined || seat === null ? { name } : { seat, name });
 export const addBot = (id, seat, level) => {
+  /** @type {Record<string, any>} */
   const body = {};
   if (seat !== undefined && seat !== null) body.seat = seat;
   if (level) body.level = level;
@@ -55,6 +61,8 @@ export const addBot = (id, seat, level) => {
 };
 export const getEvents = (id, token, since) =>
   api("GET", `/api/games/${encodeURIComponent(id)}/events${since != null ? `?since=${since}` : ""}`, undefined, token);
+/** Printed names and rules text of a game type's cards, tiles and tasks (the narrator's data). */
+export const getGlossary = (type) => api("GET", `/api/types/${encodeURIComponent(type)}/glossary`);
 export const getView = (id, version, token) =>
   api("GET", `/api/games/${encodeURIComponent(id)}/view${version != null ? `?version=${version}` : ""}`, undefined, token);
 

@@ -1,30 +1,33 @@
+// @ts-check
 // Cloister web client: a hash router over the lobby, the live game page and the replay page.
 //   #/             lobby
 //   #/game/<id>    play (seat token from localStorage; with none, pick a seat or watch)
 //   #/watch/<id>   spectate: public information only, no token is ever sent
 //   #/replay/<id>  step through the game
-import { h, clear } from "./dom.js";
+import { html, render } from "./lit.js";
 import { mountLobby } from "./lobby.js";
 import { mountGame } from "./game-page.js";
 import { mountReplay } from "./replay.js";
 
+/** @type {(() => void)|null} */
 let unmount = null;
 let seq = 0;
 
 async function route() {
-  const main = document.getElementById("main");
+  const main = /** @type {HTMLElement} */ (document.getElementById("main"));
   const my = ++seq;
   if (unmount) {
     try { unmount(); } catch (err) { console.error(err); }
     unmount = null;
   }
   window.cloister = undefined;
-  clear(main);
+  main.replaceChildren();
   const hash = location.hash.replace(/^#\/?/, "");
   const [page, rawId] = hash.split("/");
   const id = rawId ? decodeURIComponent(rawId) : null;
   let un;
-  const host = h("div", { class: "page" });
+  const host = document.createElement("div");
+  host.className = "page";
   main.append(host);
   try {
     if (page === "game" && id) un = await mountGame(host, { id, mode: "play" });
@@ -36,7 +39,7 @@ async function route() {
     }
   } catch (err) {
     console.error(err);
-    host.append(h("section", { class: "panel" }, h("h1", {}, "Something went wrong"), h("p", {}, String(err.message || err)), h("a", { href: "#/" }, "Back to the lobby")));
+    render(html`<section class="panel"><h1>Something went wrong</h1><p>${String(err.message || err)}</p><a href="#/">Back to the lobby</a></section>`, host);
   }
   if (my !== seq) {
     // Navigated away while mounting.

@@ -1,3 +1,4 @@
+// @ts-check
 // A live connection to one game over the WebSocket API. Reconnects by itself after a drop
 // and resumes from the last version it saw (hello.since), so no event is lost or repeated.
 // Updates carry a delta of the view (and the legal commands only when they change, in a

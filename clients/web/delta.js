@@ -1,3 +1,4 @@
+// @ts-check
 // The two compact forms of the wire protocol (docs/protocol.md), undone on the client side:
 // an update's view delta, and the legal commands' groups. Pure functions, no DOM: the page
 // code never sees either form, only the full view and the expanded command list that

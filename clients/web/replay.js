@@ -1,10 +1,15 @@
+// @ts-check
 // Replay: step through a game event by event (#/replay/<id>). Views come from
 // GET /api/games/<id>/view?version=N as the chosen audience; after the game everyone gets the
-// review audience, i.e. the full reveal.
-import { h, s, clear, humanize } from "./dom.js";
+// review audience, i.e. the full reveal. A controller holds the state; `replayView` draws it.
+import { html, render, nothing, ref, createRef } from "./lit.js";
+import { humanize } from "./dom.js";
 import { getGame, getEvents, getView, seats } from "./api.js";
 import { rendererFor, safeRender } from "./games/index.js";
-import { seatName, shortSeatName, renderLog, resultBlock } from "./common.js";
+import { glossary, seatName, resultPanel, breakdownFromResult, seatColour } from "./common.js";
+import { playersPanel, logRows, detailPanel } from "./ui.js";
+
+/** @typedef {import("./types.js").RenderCtx} RenderCtx */
 
 const SPEEDS = [
   ["0.5", "½ step per second"],
@@ -14,219 +19,265 @@ const SPEEDS = [
   ["10", "10 steps per second"],
 ];
 
-export async function mountReplay(main, { id }) {
+export async function mountReplay(host, { id }) {
   let summary;
   try {
     summary = await getGame(id);
   } catch (err) {
-    main.append(h("section", { class: "panel" }, h("h1", {}, "Game not found"), h("p", {}, err.message), h("a", { href: "#/" }, "Back to the lobby")));
+    render(html`<section class="panel"><h1>Game not found</h1><p>${err.message}</p><a href="#/">Back to the lobby</a></section>`, host);
     return () => {};
   }
-  const renderer = await rendererFor(summary.type);
-  const record = seats.get(id);
-  let useSeat = !!record && summary.status !== "finished";
-  let events = [];
-  let maxVersion = summary.version || 0;
-  let minVersion = 0;
-  let pos = maxVersion;
-  let audience = "";
-  let playing = null;
-  let speed = Number(sessionStorage.getItem("cloister:speed") || "2");
-  const cache = new Map();
-  let wanted = null;
+  const [renderer, gl] = await Promise.all([rendererFor(summary.type), glossary(summary.type)]);
+  const r = new ReplayPage(host, id, summary, renderer, gl);
+  await r.reload();
+  return () => r.close();
+}
 
-  const banner = h("div", { class: "banner", role: "status", "aria-live": "polite" });
-  const board = h("div", { class: "board", id: "board" });
-  const logList = h("ol", { class: "log", id: "log", "aria-label": "Events up to this step" });
-  const audienceBox = h("div", { class: "audience" });
-  const first = h("button", { type: "button", "aria-label": "First step", title: "First", onclick: () => go(minVersion) }, icon("first"));
-  const prev = h("button", { type: "button", "aria-label": "Previous step", title: "Previous", onclick: () => go(pos - 1) }, icon("prev"));
-  const play = h("button", { type: "button", "aria-label": "Play", class: "play", onclick: togglePlay }, icon("play"), "Play");
-  const next = h("button", { type: "button", "aria-label": "Next step", title: "Next", onclick: () => go(pos + 1) }, icon("next"));
-  const last = h("button", { type: "button", "aria-label": "Last step", title: "Last", onclick: () => go(maxVersion) }, icon("last"));
-  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: maxVersion, value: pos, step: 1, "aria-label": "Step (game version)" });
-  slider.addEventListener("input", () => go(Number(slider.value)));
-  const speedSel = h("select", { id: "replay-speed", "aria-label": "Playback speed" },
-    SPEEDS.map(([v, l]) => h("option", { value: v, selected: Number(v) === speed }, l)));
-  speedSel.addEventListener("change", () => {
-    speed = Number(speedSel.value);
-    sessionStorage.setItem("cloister:speed", String(speed));
-    if (playing) { stop(); start(); }
-  });
-  const where = h("output", { class: "where", for: "replay-slider", "aria-live": "off" });
-  const resultBox = h("div", { class: "result-box" });
-
-  main.append(h("section", { class: ["game-page", "replay-page", `game-${summary.type}`] },
-    h("div", { class: "game-head" },
-      h("h1", { class: "game-title" }, `Replay: ${summary.title || humanize(summary.type)}`),
-      audienceBox,
-      h("div", { class: "game-tools" },
-        summary.status !== "finished" ? h("a", { class: "button-link", href: `#/watch/${id}` }, "Watch live") : null,
-        record && summary.status !== "finished" ? h("a", { class: "button-link", href: `#/game/${id}` }, "Back to my seat") : null,
-      ),
-    ),
-    banner,
-    h("div", { class: "timeline", role: "group", "aria-label": "Replay timeline" },
-      first, prev, play, next, last, slider, where,
-      h("label", { for: "replay-speed", class: "visually-hidden" }, "Speed"), speedSel,
-    ),
-    h("div", { class: "game-body" },
-      h("div", { class: "board-wrap" }, board, resultBox),
-      h("aside", { class: "side" }, h("section", { class: "log-panel panel" }, h("h2", {}, "Events"), logList)),
-    ),
-  ));
-
-  function renderAudience() {
-    clear(audienceBox);
-    if (record && summary.status !== "finished") {
-      const id1 = "aud-seat", id2 = "aud-spec";
-      const r1 = h("input", { type: "radio", name: "aud", id: id1, checked: useSeat });
-      const r2 = h("input", { type: "radio", name: "aud", id: id2, checked: !useSeat });
-      r1.addEventListener("change", () => { useSeat = true; reload(); });
-      r2.addEventListener("change", () => { useSeat = false; reload(); });
-      audienceBox.append(h("fieldset", { class: "aud" }, h("legend", {}, "See it as"),
-        r1, h("label", { for: id1 }, seatName(summary, record.seat)), r2, h("label", { for: id2 }, "a spectator")));
-    }
-    audienceBox.append(h("span", { class: "role" }, audience === "review" ? "Full reveal (game over)" : audience ? `Audience: ${audience}` : ""));
-  }
-
-  const token = () => (useSeat && record ? record.token : null);
-
-  async function reload() {
-    cache.clear();
-    try {
-      const res = await getEvents(id, token());
-      events = res.events || [];
-      maxVersion = res.version ?? maxVersion;
-      audience = res.audience || "";
-    } catch (err) {
-      banner.textContent = `Cannot load the events: ${err.message}`;
-    }
-    minVersion = 0;
-    slider.max = String(maxVersion);
-    slider.min = String(minVersion);
-    renderAudience();
-    if (pos > maxVersion) pos = maxVersion;
-    await go(pos, true);
-  }
-
-  async function fetchView(v) {
-    const key = `${token() ? "seat" : "pub"}:${v}`;
-    if (!cache.has(key)) cache.set(key, getView(id, v, token()).catch((err) => { cache.delete(key); throw err; }));
-    return cache.get(key);
-  }
-
-  async function go(v, force = false) {
-    v = Math.max(minVersion, Math.min(maxVersion, v));
-    if (v === pos && !force && wanted === null && board.firstChild) return;
-    pos = v;
-    wanted = v;
-    slider.value = String(v);
-    where.textContent = `Step ${v} of ${maxVersion}`;
-    first.disabled = prev.disabled = v <= minVersion;
-    next.disabled = last.disabled = v >= maxVersion;
-    const ev = events.find((e) => e.version === v);
-    renderLog(logList, events.filter((e) => e.version <= v), v);
-    logList.querySelector(".current")?.scrollIntoView({ block: "nearest" });
-    let res;
-    try {
-      res = await fetchView(v);
-    } catch (err) {
-      if (wanted !== v) return;
-      clear(board);
-      board.append(h("p", { class: "muted board-empty" }, v === 0 ? "Before set-up: nothing on the table yet." : `Cannot load step ${v}: ${err.message}`));
-      banner.textContent = `Step ${v}`;
-      return;
-    }
-    if (wanted !== v) return; // a later step was asked for meanwhile
-    wanted = null;
-    if (res.audience) audience = res.audience;
-    const ctx = {
-      view: res.view,
-      legal: [],
-      seat: useSeat && record ? record.seat : null,
-      toAct: res.to_act || [],
-      status: v >= maxVersion ? summary.status : "running",
-      interactive: false,
-      mode: "replay",
-      gameType: summary.type,
-      summary,
-      seatName: (s) => shortSeatName(summary, s),
-      send: () => {},
+class ReplayPage {
+  constructor(host, id, summary, renderer, gl) {
+    this.host = host;
+    this.id = id;
+    this.summary = summary;
+    this.renderer = renderer;
+    this.glossary = gl;
+    this.record = seats.get(id);
+    this.useSeat = !!this.record && summary.status !== "finished";
+    this.events = [];
+    this.max = summary.version || 0;
+    this.pos = this.max;
+    this.audience = "";
+    this.playing = 0;
+    this.speed = Number(sessionStorage.getItem("cloister:speed") || "2");
+    /** @type {Map<string, Promise<any>>} */
+    this.cache = new Map();
+    this.res = null; // the view answer for `pos`
+    this.prevView = null;
+    this.changed = new Set();
+    this.error = "";
+    this.wanted = null;
+    this.ui = {};
+    this.detail = null;
+    this.pinned = false;
+    this.logRef = createRef();
+    this.onKey = (e) => {
+      if (e.target.closest("input, select, textarea")) return;
+      if (e.key === "ArrowRight") { this.go(this.pos + 1); e.preventDefault(); }
+      else if (e.key === "ArrowLeft") { this.go(this.pos - 1); e.preventDefault(); }
+      else if (e.key === "Home") { this.go(0); e.preventDefault(); }
+      else if (e.key === "End") { this.go(this.max); e.preventDefault(); }
     };
-    clear(board);
-    if (res.view !== null && res.view !== undefined) safeRender(renderer, board, ctx);
-    else board.append(h("p", { class: "muted board-empty" }, "Nothing on the table yet: the game has not started at this step."));
-    let phase = "";
-    try { phase = renderer.status?.(ctx) || ""; } catch { phase = ""; }
-    const said = ev ? (ev.text || humanize(ev.type)) : v === 0 ? "Start" : "";
-    const waiting = (res.to_act || []).length ? ` Waiting for ${(res.to_act || []).map(ctx.seatName).join(", ")}.` : "";
-    banner.textContent = `Step ${v}: ${said}.${phase ? ` ${phase}.` : ""}${waiting}`.replace(/\.\./g, ".");
-    clear(resultBox);
-    if (v >= maxVersion && summary.status === "finished") {
-      const block = resultBlock(summary, summary.result);
-      if (block) resultBox.append(block);
-    }
-    // Warm the cache for the next step so playback is smooth.
-    if (v < maxVersion) fetchView(v + 1).catch(() => {});
+    document.addEventListener("keydown", this.onKey);
+    // A running game grows: look for new events now and then.
+    this.poll = setInterval(() => this.grow(), 4000);
+    const self = this;
+    window.cloister = { replay: { go: (v) => self.go(v), get pos() { return self.pos; }, get max() { return self.max; } } };
   }
 
-  function start() {
-    play.replaceChildren(icon("pause"), "Pause");
-    play.setAttribute("aria-label", "Pause");
-    if (pos >= maxVersion) go(minVersion);
-    playing = setInterval(() => {
-      if (pos >= maxVersion) return stop();
-      go(pos + 1);
-      if (pos >= maxVersion) stop();
-    }, 1000 / speed);
-  }
-  function stop() {
-    clearInterval(playing);
-    playing = null;
-    play.replaceChildren(icon("play"), "Play");
-    play.setAttribute("aria-label", "Play");
-  }
-  function togglePlay() {
-    if (playing) stop();
-    else start();
+  close() {
+    this.stop();
+    clearInterval(this.poll);
+    document.removeEventListener("keydown", this.onKey);
+    render(nothing, this.host);
   }
 
-  const onKey = (e) => {
-    if (e.target.closest("input, select, textarea")) return;
-    if (e.key === "ArrowRight") { go(pos + 1); e.preventDefault(); }
-    else if (e.key === "ArrowLeft") { go(pos - 1); e.preventDefault(); }
-    else if (e.key === "Home") { go(minVersion); e.preventDefault(); }
-    else if (e.key === "End") { go(maxVersion); e.preventDefault(); }
-  };
-  document.addEventListener("keydown", onKey);
+  token() {
+    return this.useSeat && this.record ? this.record.token : null;
+  }
 
-  // A running game grows: look for new events now and then.
-  const poll = setInterval(async () => {
-    if (summary.status === "finished") return;
+  async reload() {
+    this.cache.clear();
     try {
-      summary = await getGame(id);
-      if ((summary.version || 0) > maxVersion) {
-        const atEnd = pos >= maxVersion;
-        const res = await getEvents(id, token());
-        events = res.events || events;
-        maxVersion = res.version ?? maxVersion;
-        slider.max = String(maxVersion);
-        if (atEnd && !playing) go(maxVersion, true);
-        else where.textContent = `Step ${pos} of ${maxVersion}`;
-        next.disabled = last.disabled = pos >= maxVersion;
+      const res = await getEvents(this.id, this.token());
+      this.events = res.events || [];
+      this.max = res.version ?? this.max;
+      this.audience = res.audience || "";
+    } catch (err) {
+      this.error = `Cannot load the events: ${err.message}`;
+    }
+    if (this.pos > this.max) this.pos = this.max;
+    await this.go(this.pos, true);
+  }
+
+  async grow() {
+    if (this.summary.status === "finished") return;
+    try {
+      this.summary = await getGame(this.id);
+      if ((this.summary.version || 0) > this.max) {
+        const atEnd = this.pos >= this.max;
+        const res = await getEvents(this.id, this.token());
+        this.events = res.events || this.events;
+        this.max = res.version ?? this.max;
+        if (atEnd && !this.playing) await this.go(this.max, true);
+        else this.update();
       }
     } catch { /* try later */ }
-  }, 4000);
+  }
 
-  window.cloister = { replay: { go: (v) => go(v), get pos() { return pos; }, get max() { return maxVersion; } } };
-  await reload();
+  fetchView(v) {
+    const key = `${this.token() ? "seat" : "pub"}:${v}`;
+    if (!this.cache.has(key)) this.cache.set(key, getView(this.id, v, this.token()).catch((err) => { this.cache.delete(key); throw err; }));
+    return /** @type {Promise<any>} */ (this.cache.get(key));
+  }
 
-  return () => {
-    stop();
-    clearInterval(poll);
-    document.removeEventListener("keydown", onKey);
-  };
+  async go(v, force = false) {
+    v = Math.max(0, Math.min(this.max, v));
+    if (v === this.pos && !force && this.wanted === null && this.res) return;
+    const from = this.pos;
+    this.pos = v;
+    this.wanted = v;
+    this.update();
+    let res;
+    try {
+      res = await this.fetchView(v);
+    } catch (err) {
+      if (this.wanted !== v) return;
+      this.res = null;
+      this.error = v === 0 ? "" : `Cannot load step ${v}: ${err.message}`;
+      this.wanted = null;
+      this.update();
+      return;
+    }
+    if (this.wanted !== v) return; // a later step was asked for meanwhile
+    this.wanted = null;
+    this.error = "";
+    if (res.audience) this.audience = res.audience;
+    // Highlight what this step changed (stepping forward by one, as in live play).
+    const before = this.res?.view;
+    this.changed = new Set();
+    if (before && res.view && v === from + 1 && this.renderer.marks) {
+      try { this.changed = this.renderer.marks(before, res.view, null); } catch { /* none */ }
+    }
+    this.prevView = before || null;
+    this.res = res;
+    this.update();
+    if (v < this.max) this.fetchView(v + 1).catch(() => {});
+  }
+
+  start() {
+    if (this.pos >= this.max) this.go(0);
+    this.playing = window.setInterval(() => {
+      if (this.pos >= this.max) return this.stop();
+      this.go(this.pos + 1);
+      if (this.pos >= this.max) this.stop();
+    }, 1000 / this.speed);
+    this.update();
+  }
+
+  stop() {
+    clearInterval(this.playing);
+    this.playing = 0;
+    this.update();
+  }
+
+  setSpeed(v) {
+    this.speed = Number(v);
+    sessionStorage.setItem("cloister:speed", String(this.speed));
+    if (this.playing) { this.stop(); this.start(); }
+  }
+
+  /** @returns {RenderCtx|null} */
+  ctx() {
+    if (!this.res || this.res.view === null || this.res.view === undefined) return null;
+    const view = this.res.view;
+    return {
+      view,
+      prev: this.prevView,
+      legal: [],
+      seat: this.useSeat && this.record ? this.record.seat : null,
+      toAct: this.res.to_act || [],
+      status: this.pos >= this.max ? this.summary.status : "running",
+      interactive: false,
+      mode: "replay",
+      gameType: this.summary.type,
+      summary: this.summary,
+      seatName: (s) => seatName(this.summary, s),
+      colour: (s) => this.renderer.seatColour?.(s, view) || seatColour(s),
+      send: () => {},
+      why: () => {},
+      detail: (d, pin) => { if (!d && this.pinned) return; this.detail = d; this.pinned = !!(d && pin); this.update(); },
+      rerender: () => this.update(),
+      changed: this.changed,
+      glossary: this.glossary,
+      ui: this.ui,
+    };
+  }
+
+  update() {
+    render(replayView(this), this.host);
+    const cur = /** @type {HTMLElement|undefined} */ (this.logRef.value)?.querySelector(".current");
+    cur?.scrollIntoView({ block: "nearest" });
+  }
+}
+
+/** @param {ReplayPage} r */
+function replayView(r) {
+  const ctx = r.ctx();
+  const s = r.summary;
+  const v = r.pos;
+  const ev = r.events.find((e) => e.version === v);
+  let phase = "";
+  if (ctx) {
+    if (typeof ctx.view.prompt === "string") phase = ctx.view.prompt;
+    else try { phase = r.renderer.status?.(ctx) || ""; } catch { phase = ""; }
+  }
+  const said = ev ? (ev.text && ev.text !== ev.type ? ev.text : ev.type === "Hidden" ? "something happened out of sight" : "") : v === 0 ? "Start" : "";
+  const toAct = r.res?.to_act || [];
+  const waiting = toAct.length && v < r.max ? ` Waiting for ${toAct.map((x) => seatName(s, x)).join(", ")}.` : "";
+  const banner = r.error || `Step ${v}${said ? `: ${said}` : ""}.${phase && v < r.max ? ` ${phase.replace(/\.$/, "")}.` : ""}${waiting}`.replace(/\.\./g, ".");
+  const atEnd = v >= r.max && s.status === "finished";
+  let table = null;
+  if (atEnd && ctx) {
+    table = breakdownFromResult(s.result);
+    if (!table) try { table = r.renderer.breakdown?.(ctx.view, s.result, ctx) || null; } catch { table = null; }
+  }
+  let lines = [];
+  if (ctx) { try { lines = r.renderer.players?.(ctx) || []; } catch { lines = []; } }
+  const audienceWords = r.audience === "review" ? "Full reveal: every hand and hidden piece is shown (game over)" : r.audience === "spectator" ? "As a spectator: public information only" : r.audience ? `As ${seatName(s, r.record?.seat ?? 0)}` : "";
+  const board = ctx ? safeRender(r.renderer, ctx)
+    : html`<p class="muted board-empty">${v === 0 ? "Before set-up: nothing on the table yet." : r.error || "Loading…"}</p>`;
+  return html`<section class="game-page replay-page game-${s.type}">
+    <div class="game-head">
+      <h1 class="game-title">Replay: ${s.title || humanize(s.type)}</h1>
+      <div class="audience">
+        ${r.record && s.status !== "finished" ? html`<fieldset class="aud"><legend>See it as</legend>
+          <input type="radio" name="aud" id="aud-seat" .checked=${r.useSeat} @change=${() => { r.useSeat = true; r.reload(); }}><label for="aud-seat">${seatName(s, r.record.seat)}</label>
+          <input type="radio" name="aud" id="aud-spec" .checked=${!r.useSeat} @change=${() => { r.useSeat = false; r.reload(); }}><label for="aud-spec">a spectator</label></fieldset>` : nothing}
+        <span class="role">${audienceWords}</span>
+      </div>
+      <div class="game-tools">
+        ${s.status !== "finished" ? html`<a class="button-link" href=${`#/watch/${r.id}`}>Watch live</a>` : nothing}
+        ${r.record && s.status !== "finished" ? html`<a class="button-link" href=${`#/game/${r.id}`}>Back to my seat</a>` : nothing}
+      </div>
+    </div>
+    <div class="banner" role="status" aria-live="polite">${banner}</div>
+    <div class="timeline" role="group" aria-label="Replay timeline">
+      <button type="button" aria-label="First step" title="First" ?disabled=${v <= 0} @click=${() => r.go(0)}>${icon("first")}</button>
+      <button type="button" aria-label="Previous step" title="Previous" ?disabled=${v <= 0} @click=${() => r.go(r.pos - 1)}>${icon("prev")}</button>
+      <button type="button" class="play" aria-label=${r.playing ? "Pause" : "Play"} @click=${() => (r.playing ? r.stop() : r.start())}>${icon(r.playing ? "pause" : "play")}${r.playing ? "Pause" : "Play"}</button>
+      <button type="button" aria-label="Next step" title="Next" ?disabled=${v >= r.max} @click=${() => r.go(r.pos + 1)}>${icon("next")}</button>
+      <button type="button" aria-label="Last step" title="Last" ?disabled=${v >= r.max} @click=${() => r.go(r.max)}>${icon("last")}</button>
+      <input type="range" id="replay-slider" min="0" max=${r.max} .value=${String(v)} step="1" aria-label="Step (game version)"
+        @input=${(e) => r.go(Number(e.currentTarget.value))}>
+      <output class="where" for="replay-slider">Step ${v} of ${r.max}</output>
+      <label for="replay-speed" class="visually-hidden">Speed</label>
+      <select id="replay-speed" aria-label="Playback speed" @change=${(e) => r.setSpeed(e.currentTarget.value)}>
+        ${SPEEDS.map(([val, l]) => html`<option value=${val} ?selected=${Number(val) === r.speed}>${l}</option>`)}
+      </select>
+    </div>
+    <div class="game-body">
+      <div class="board-area">
+        ${atEnd ? resultPanel(s, s.result, table, (x) => (ctx ? ctx.colour(x) : seatColour(x))) : nothing}
+        <div class="board" id="board"><div class="zoom-box">${board}</div></div>
+        ${detailPanel(r.detail, r.pinned, () => { r.pinned = false; r.detail = null; r.update(); })}
+      </div>
+      <aside class="side">
+        ${playersPanel({ seats: s.seats, lines, me: null, toAct: v < r.max ? toAct : [], running: v < r.max || s.status !== "finished", name: (x) => seatName(s, x), colour: (x) => (ctx ? ctx.colour(x) : seatColour(x)) })}
+        <section class="log-panel panel" aria-labelledby="events-h"><h2 id="events-h">Events</h2>
+          <ol class="log" id="log" aria-label="Events up to this step" tabindex="0" ${ref(r.logRef)}>${logRows(r.events.filter((e) => e.version <= v), { current: v })}</ol>
+        </section>
+      </aside>
+    </div>
+  </section>`;
 }
 
 // Timeline icons as SVG (emoji or media glyphs are missing from many fonts).
@@ -239,6 +290,6 @@ const ICONS = {
   last: "M11 2h2v12h-2zM2 2v12l8-6z",
 };
 function icon(name) {
-  return s("svg", { viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", focusable: "false" },
-    s("path", { d: ICONS[name], fill: "currentColor" }));
+  return html`<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false"><path d=${ICONS[name]} fill="currentColor"/></svg>`;
 }
+

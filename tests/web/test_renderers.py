@@ -28,23 +28,35 @@ ORIGIN = "http://cloister.test"
 
 HARNESS = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <link rel="stylesheet" href="/style.css"></head><body><main id="main">
-<div class="board" id="board" style="width: 1200px"></div></main><div id="toasts"></div>
+<div class="board" id="board" style="width: 1200px; height: 860px"></div></main>
+<div id="toasts"></div>
 <script type="module">
 import { rendererFor } from "/games/index.js";
+import { render } from "/lit.js";
 window.drawErrors = [];
 window.draw = async (type, view, legal, seat) => {
   const r = await rendererFor(type);
   const host = document.getElementById("board");
+  const ui = {};
   const ctx = {
-    view, legal, seat, toAct: view.to_act || [], status: "running",
+    view, prev: null, legal, seat, toAct: view.to_act || [], status: "running",
     interactive: legal.length > 0, mode: seat === null ? "watch" : "play", gameType: type,
-    summary: null, seatName: (s) => `Player ${s + 1}`,
-    send: (c) => { window.sent.push(c); },
-    rerender: () => { host.replaceChildren(); r.render(host, ctx); },
+    summary: null, seatName: (s) => `Player ${s + 1}`, colour: () => "#888",
+    // A click meaning several moves sends the list (the page then asks which).
+    send: (c) => {
+      window.sent.push(...(Array.isArray(c) ? c.slice(0, 1) : [c]));
+      window.lists.push(c);
+    },
+    why: (reason) => { window.whys.push(reason); }, detail: () => {},
+    rerender: () => draw(), changed: new Set(), glossary: {}, ui,
   };
-  window.sent = [];
-  host.replaceChildren();
-  try { r.render(host, ctx); } catch (e) { window.drawErrors.push(String(e && e.stack || e)); }
+  const draw = () => {
+    try { render(r.render(ctx), host); }
+    catch (e) { window.drawErrors.push(String(e && e.stack || e)); }
+  };
+  window.sent = []; window.lists = []; window.whys = [];
+  render(null, host);
+  draw();
   return {
     labels: legal.map((c) => {
       try { return r.label(c, ctx); } catch (e) { return "ERROR " + e; }
@@ -101,7 +113,7 @@ def test_renderer_draws_a_stored_view(browser: Any, screenshots: Path, path: Pat
         assert page.evaluate("window.drawErrors") == []
         svg = page.locator("#board svg").first
         assert svg.count() == 1
-        drawn = svg.text_content() or ""
+        drawn = page.locator("#board").text_content() or ""
         assert "undefined" not in drawn and "NaN" not in drawn and "[object" not in drawn
         for cmd, label in zip(data["legal"], out["labels"], strict=True):
             assert isinstance(label, str) and label.strip(), f"no words for {cmd}"
@@ -114,7 +126,10 @@ def test_renderer_draws_a_stored_view(browser: Any, screenshots: Path, path: Pat
         for i in range(min(spots.count(), 12)):
             spot = page.locator("#board [role='button']:not([data-ui])").nth(i)
             assert spot.get_attribute("aria-label")
-            assert spot.get_attribute("tabindex") == "0"
+            # Focusable: a native button, or tabindex 0 on an SVG or HTML spot.
+            assert spot.get_attribute("tabindex") == "0" or spot.evaluate(
+                "e => e.tagName === 'BUTTON'"
+            )
             spot.dispatch_event("click")
             sent = page.evaluate("window.sent.splice(0)")
             assert len(sent) == 1 and sent[0] in data["legal"], (

@@ -1,16 +1,17 @@
+// @ts-check
 // The fallback renderer: the view as readable JSON. Legal actions are always offered as
 // buttons by the page itself, so a game without its own renderer is still playable.
-import { h, humanize, words } from "../dom.js";
+import { html } from "../lit.js";
+import { humanize, words } from "../dom.js";
 
-export default {
+/** @type {import("../types.js").Renderer} */
+const generic = {
   title: null,
-  render(host, ctx) {
-    host.append(
-      h("div", { class: "generic-view" },
-        h("p", { class: "muted" }, "This game has no picture renderer yet; its view as data:"),
-        h("pre", { class: "json", tabindex: "0", "aria-label": "Game view as data" }, JSON.stringify(ctx.view, null, 2)),
-      ),
-    );
+  render(ctx) {
+    return html`<div class="generic-view">
+      <p class="muted">This game has no picture renderer yet; its view as data:</p>
+      <pre class="json" tabindex="0" aria-label="Game view as data">${JSON.stringify(ctx.view, null, 2)}</pre>
+    </div>`;
   },
   label(cmd) {
     const fields = Object.entries(cmd).filter(([k]) => k !== "type");
@@ -21,3 +22,4 @@ export default {
     return "";
   },
 };
+export default generic;

@@ -1,114 +1,96 @@
+// @ts-check
 // High Card (the demo game): deck, discard pile, each seat's hand, scores and secret choices.
-import { s, text, svgRoot, clickable } from "../dom.js";
-import { seatColour } from "../common.js";
+import { html, svg, nothing, repeat } from "../lit.js";
+import { hot, inert, card, cardBack, hand } from "../ui.js";
 import { matching } from "./util.js";
-import { cardBack, cardFace, counter } from "./card.js";
 
-const W = 1000;
-const H = 620;
-const CW = 64;
-const CH = 92;
-const value = (card) => Number(String(card).slice(3));
+/**
+ * @typedef {Object} HighCardView
+ * @property {"draw"|"play"|"over"} phase
+ * @property {number} round
+ * @property {number} turn              the seat that draws now
+ * @property {number} deck_count
+ * @property {string[]} [deck]          the deck order, only in the review view
+ * @property {string[]} discard
+ * @property {Array<string[]|null>} hands   a seat's cards, or null where hidden
+ * @property {number[]} hand_counts
+ * @property {number[]} scores
+ * @property {{committed: number[], waiting_on: number[], mine: string[]|null}} [choices]
+ */
 
-export default {
+/** @typedef {import("../types.js").RenderCtx} RenderCtx */
+
+const value = (c) => Number(String(c).slice(3));
+
+/** @type {import("../types.js").Renderer} */
+const highCard = {
   title: "High Card",
 
   status({ view, seatName }) {
     if (!view) return "";
-    if (view.phase === "draw") return `draw phase, round ${view.round} of 3: ${seatName ? seatName(view.turn) : `Player ${view.turn + 1}`} draws or passes`;
+    if (view.phase === "draw") return `draw phase, round ${view.round} of 3: ${seatName(view.turn)} draws or passes`;
     if (view.phase === "play") return `play phase, round ${view.round} of 3: every player secretly picks a card`;
     if (view.phase === "over") return "the game is over";
-    return view.phase || "";
+    return "";
   },
 
   label(cmd, { view }) {
     switch (cmd.type) {
       case "Draw": return `Draw a card (${view?.deck_count ?? "?"} left)`;
       case "Pass": return "Pass (take no card)";
-      case "PlayCard": return `Play ${cmd.card} (value ${value(cmd.card)})`;
+      case "PlayCard": return `Play the ${value(cmd.card)}`;
       default: return null;
     }
   },
 
-  render(host, ctx) {
-    const { view, legal, seat, interactive } = ctx;
+  players({ view }) {
+    return (view.scores || []).map((score, seat) => ({ seat, score: `${score} points`, note: `${view.hand_counts?.[seat] ?? 0} cards` }));
+  },
+
+  marks(prev, view) {
+    const out = new Set();
+    if (prev.deck_count !== view.deck_count) out.add("deck");
+    if ((prev.discard || []).length !== (view.discard || []).length) out.add("discard");
+    (view.hand_counts || []).forEach((n, s) => { if (n !== prev.hand_counts?.[s]) out.add(`hand:${s}`); });
+    (view.scores || []).forEach((n, s) => { if (n !== prev.scores?.[s]) out.add(`score:${s}`); });
+    return out;
+  },
+
+  render(ctx) {
+    const view = /** @type {HighCardView} */ (ctx.view);
+    const live = ctx.interactive ? ctx.legal : [];
     const n = view.hand_counts?.length || view.scores?.length || 2;
-    const me = seat ?? 0;
-    const svg = svgRoot(W, H, `High Card table, round ${view.round}, ${view.phase} phase`);
-    svg.append(s("rect", { x: 0, y: 0, width: W, height: H, rx: 18, class: "felt" }));
-
-    // Seats: the viewer's seat at the bottom, the others along the top.
+    const me = ctx.seat ?? 0;
     const order = [...Array(n).keys()].sort((a, b) => ((a - me + n) % n) - ((b - me + n) % n));
-    const spots = [{ x: W / 2, y: 500 }];
-    const others = order.length - 1;
-    for (let i = 0; i < others; i++) spots.push({ x: (W * (i + 1)) / (others + 1), y: 110 });
-    const committed = new Set(view.choices?.committed || []);
-    const mine = view.choices?.mine || null;
-
-    order.forEach((st, i) => {
-      const { x, y } = spots[i];
-      const hand = view.hands?.[st];
-      const count = view.hand_counts?.[st] ?? (hand ? hand.length : 0);
-      const g = s("g", { class: ["seat-area", st === seat && "mine", (ctx.toAct || []).includes(st) && "to-act"].filter(Boolean).join(" "), "aria-label": `${ctx.seatName(st)}: ${count} cards, score ${view.scores?.[st] ?? 0}` });
-      g.append(s("rect", { x: x - 170, y: y - 75, width: 340, height: 150, rx: 14, class: "seat-box", stroke: seatColour(st) }));
-      g.append(text(x - 160, y - 60, ctx.seatName(st) + (st === seat ? " (you)" : ""), { "text-anchor": "start", class: "seat-label", fill: seatColour(st) }));
-      g.append(counter(x + 145, y - 52, 18, view.scores?.[st] ?? 0, { label: `score ${view.scores?.[st] ?? 0}` }));
-      const cardsW = count * (CW + 10) - 10;
-      const x0 = x - cardsW / 2;
-      for (let k = 0; k < count; k++) {
-        const cx = x0 + k * (CW + 10);
-        const cy = y - 40;
-        if (hand && hand[k] !== undefined) {
-          const card = hand[k];
-          const chosen = mine && st === seat && mine.includes(card);
-          const face = cardFace(cx, cy, { big: String(value(card)), small: card, colour: seatColour(st), cls: chosen ? "chosen" : "" });
-          const cmd = st === seat && interactive ? matching(legal, "PlayCard", { card })[0] : null;
-          if (cmd) clickable(face, `Play ${card} (value ${value(card)})`, () => ctx.send(cmd));
-          g.append(face);
-        } else {
-          g.append(cardBack(cx, cy, CW, CH));
-        }
-      }
-      if (count === 0) g.append(text(x, y, "no cards", { class: "muted-svg" }));
-      if (view.phase === "play" && committed.has(st)) {
-        g.append(text(x, y + 62, st === seat && mine ? `you chose ${mine.join(", ")}` : "has chosen a card", { class: "note-svg" }));
-      } else if (view.phase === "play" && (view.choices?.waiting_on || []).includes(st)) {
-        g.append(text(x, y + 62, "choosing…", { class: "note-svg" }));
-      }
-      svg.append(g);
-    });
-
-    // Deck and discard pile in the middle.
-    const deck = s("g", { class: "deck" });
-    const dx = 330, dy = 250;
-    const shown = Math.min(view.deck_count || 0, 4);
-    for (let k = 0; k < shown; k++) deck.append(cardBack(dx + k * 3, dy - k * 3, CW, CH));
-    if (!view.deck_count) deck.append(s("rect", { x: dx, y: dy, width: CW, height: CH, rx: 7, class: "empty-slot" }));
-    deck.append(text(dx + CW / 2, dy + CH + 18, `deck: ${view.deck_count ?? 0}`, { class: "label-svg" }));
-    const draw = interactive ? matching(legal, "Draw")[0] : null;
-    if (draw) {
-      deck.prepend(s("rect", { x: dx - 8, y: dy - 20, width: CW + 26, height: CH + 28, rx: 10, class: "spot-legal" }));
-      clickable(deck, `Draw a card (${view.deck_count} left)`, () => ctx.send(draw));
-    }
-    svg.append(deck);
-
-    const pass = interactive ? matching(legal, "Pass")[0] : null;
-    if (pass) {
-      const b = s("g", { class: "svg-button", transform: `translate(${dx - 130} ${dy + 30})` },
-        s("rect", { width: 100, height: 36, rx: 18 }), text(50, 18, "Pass"));
-      clickable(b, "Pass (take no card)", () => ctx.send(pass));
-      svg.append(b);
-    }
-
-    const discard = view.discard || [];
-    svg.append(text(560, dy - 16, "discard", { class: "label-svg", "text-anchor": "start" }));
-    discard.slice(-6).forEach((card, k) => {
-      svg.append(cardFace(560 + k * 40, dy, { big: String(value(card)), small: card, cls: "discarded" }));
-    });
-    svg.append(text(W - 20, 26, `Round ${Math.min(view.round, 3)} of 3 · ${view.phase}`, { "text-anchor": "end", class: "label-svg" }));
-    if (view.deck && view.deck.length) {
-      svg.append(text(20, 26, `deck order: ${view.deck.join(" ")}`, { "text-anchor": "start", class: "label-svg small" }));
-    }
-    host.append(svg);
+    const draw = matching(live, "Draw")[0];
+    const pass = matching(live, "Pass")[0];
+    const deckPic = svg`<rect x="0" y="0" width="80" height="112" rx="8" class="card-back"/><path d="M40 40 l12 16 l-12 16 l-12 -16z" class="card-back-mark"/>`;
+    const deck = draw
+      ? hot(this.label(draw, ctx), () => ctx.send(draw), svg`<rect x="-8" y="-8" width="96" height="128" rx="10" class="spot-legal"/>${deckPic}`, { transform: "translate(60 20)" })
+      : inert(ctx, ctx.seat === null ? null : "It is not your turn to draw.", deckPic, { transform: "translate(60 20)", cls: ctx.changed.has("deck") ? "last-move" : "" });
+    return html`<div class="hc-table">
+      <svg class="board-svg hc-svg" viewBox="0 0 400 160" role="group" aria-label=${`High Card table, round ${view.round}, ${view.phase} phase`}>
+        <rect width="400" height="160" rx="14" class="felt"/>
+        ${deck}
+        <text x="100" y="150" text-anchor="middle" class="label-svg">deck: ${view.deck_count ?? 0}</text>
+        ${pass ? hot("Pass (take no card)", () => ctx.send(pass), svg`<rect width="110" height="40" rx="20"/><text x="55" y="20" dominant-baseline="central" text-anchor="middle">Pass</text>`, { cls: "svg-button", transform: "translate(250 60)" }) : nothing}
+      </svg>
+      <div class="hc-seats">${repeat(order, (s) => s, (s) => {
+        const cards = view.hands?.[s];
+        const count = view.hand_counts?.[s] ?? (cards ? cards.length : 0);
+        const committed = (view.choices?.committed || []).includes(s);
+        const mine = s === ctx.seat ? view.choices?.mine || null : null;
+        return html`<section class="hc-seat" style=${`--seat:${ctx.colour(s)}`} aria-label=${`${ctx.seatName(s)}: ${count} cards, score ${view.scores?.[s] ?? 0}`}>
+          <h3>${ctx.seatName(s)}${s === ctx.seat ? " (you)" : ""} · ${view.scores?.[s] ?? 0} points</h3>
+          ${cards ? hand(`${ctx.seatName(s)}'s hand`, cards, (c) => c, (c) => {
+            const cmd = s === ctx.seat ? matching(live, "PlayCard", { card: c })[0] : null;
+            return card(ctx, { key: c, name: String(value(c)), kind: "card", text: `worth ${value(c)}`, act: cmd ? () => ctx.send(cmd) : null, label: cmd ? `Play ${c} (value ${value(c)})` : `card ${value(c)}`, cls: { chosen: !!mine?.includes(c) } });
+          }) : hand(`${ctx.seatName(s)}'s hand`, [...Array(count).keys()], (k) => String(k), () => cardBack())}
+          ${view.phase === "play" && committed ? html`<p class="note">${mine ? `You chose ${mine.map(value).join(", ")}` : "has chosen a card"}</p>` : nothing}
+        </section>`;
+      })}</div>
+      ${view.discard?.length ? html`<div class="hc-discard"><h3>Discard</h3>${hand("Discard pile", view.discard.slice(-8), (c) => c, (c) => card(ctx, { name: String(value(c)), kind: "card", cls: "small" }))}</div>` : nothing}
+    </div>`;
   },
 };
+export default highCard;

@@ -1,7 +1,12 @@
+// @ts-check
 // Finds the renderer for a game type: ./<type>.js if there is one, else the generic renderer,
 // so a new game type (or a view that changed shape) never breaks the page.
 import generic from "./generic.js";
 
+/** @typedef {import("../types.js").Renderer} Renderer */
+/** @typedef {import("../types.js").RenderCtx} RenderCtx */
+
+/** @type {Record<string, string>} */
 const KNOWN = {
   "high-card": "./high-card.js",
   illumination: "./illumination.js",
@@ -10,10 +15,14 @@ const KNOWN = {
   "road-to-enlightenment": "./road.js",
 };
 
+/** @type {Map<string, Renderer>} */
 const cache = new Map();
 
+/** @returns {Promise<Renderer>} */
 export async function rendererFor(gameType) {
-  if (cache.has(gameType)) return cache.get(gameType);
+  const known = cache.get(gameType);
+  if (known) return known;
+  /** @type {Renderer} */
   let r = generic;
   const path = KNOWN[gameType];
   if (path) {
@@ -28,14 +37,14 @@ export async function rendererFor(gameType) {
   return r;
 }
 
-/** Draw with the game's renderer; if it throws on an unexpected view, fall back to generic. */
-export function safeRender(renderer, host, ctx) {
+/** Draw with the game's renderer; if it throws on an unexpected view, fall back to generic.
+ * @param {Renderer} renderer @param {RenderCtx} ctx */
+export function safeRender(renderer, ctx) {
   try {
-    renderer.render(host, ctx);
+    return renderer.render(ctx);
   } catch (err) {
     console.error("renderer failed, showing the generic view", err);
-    while (host.firstChild) host.firstChild.remove();
-    generic.render(host, ctx);
+    return generic.render(ctx);
   }
 }
 

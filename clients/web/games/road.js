@@ -1,12 +1,66 @@
+// @ts-check
 // Road to Enlightenment: the map of cities and links with who controls each, the Science /
-// Art / Religion tracks, the diplomacy chart, the luminary rows, your hand and the three
-// action slots (pick a card, then click a slot).
-import { s, text, svgRoot, clickable, humanize } from "../dom.js";
-import { matching } from "./util.js";
-import { cardBack } from "./card.js";
+// Art / Religion tracks and the diplomacy chart in SVG; your hand, the three action slots
+// and the luminary rows as readable cards under it (pick a card, then click a slot).
+import { html, svg, nothing, repeat } from "../lit.js";
+import { hot, inert, card, cardBack, hand } from "../ui.js";
+import { humanize } from "../dom.js";
+import { matching, listWords } from "./util.js";
 
-const W = 1200;
-const H = 900;
+/**
+ * @typedef {Object} ReCard      view.cards[id]: what is printed on a luminary
+ * @property {string} name
+ * @property {"RED"|"BLUE"|"PURPLE"|"PINK"|"GREEN"|"ORANGE"} color
+ * @property {boolean} favorite
+ * @property {Record<string, number>} stats   MIL POL SCI IDE WEA ART CAT ANT
+ * @property {{type: string, n?: number, track?: string}|null} power
+ */
+/**
+ * @typedef {Object} RePlayer
+ * @property {number} seat
+ * @property {string} nation      FRA ENG SPA SWE POL AUS RUS OTT
+ * @property {string} name        the nation's name ("France")
+ * @property {string} religion
+ * @property {number} coins
+ * @property {number} score       prestige
+ * @property {number} sci
+ * @property {number} art
+ * @property {string[]} medallions
+ * @property {string[]|null} hand    only for its owner (and in the review view)
+ * @property {number} hand_count
+ * @property {Array<{count: number, revealed: boolean, cards: string[]|null}>} slots
+ * @property {Array<[string, number]>|null} plan   the owner's phase-1 draft
+ * @property {boolean} eliminated
+ * @property {number} upkeep
+ * @property {number} army
+ * @property {number} navy
+ */
+/**
+ * @typedef {Object} ReView
+ * @property {string} length
+ * @property {number} turn
+ * @property {number} final_turn
+ * @property {string[]} chits
+ * @property {{kind: string, seat: number, other: number, n: number, data: string, waiting: number[]}} stage
+ * @property {number[]} to_act
+ * @property {number} slot        the slot being resolved (0 outside phase 2)
+ * @property {number[]} order     seats in turn order
+ * @property {number} religion
+ * @property {Record<string, number|null>} medallions
+ * @property {Array<{a: string, b: string, status: string}>} diplomacy
+ * @property {Array<{id: string, name: string, home: string|null, sea: string|null, links: string[], occupant: string|null, controller: string|null, religion: string}>} cities
+ * @property {RePlayer[]} players
+ * @property {Record<string, string[]>} rows
+ * @property {Record<string, number>} piles
+ * @property {any} combat
+ * @property {boolean} over
+ * @property {number[]} ranking
+ * @property {Record<string, ReCard>} cards
+ * @property {string} [prompt]
+ */
+
+/** @typedef {import("../types.js").RenderCtx} RenderCtx */
+
 // Approximate longitude / latitude of each city, projected onto the map area.
 const GEO = {
   PAR: [2.35, 48.85], BOR: [-0.58, 44.84], MAR: [5.37, 43.3], LON: [-0.13, 51.5], EDI: [-3.19, 55.95],
@@ -17,15 +71,18 @@ const GEO = {
   COP: [12.57, 55.68], BER: [13.4, 52.52], DRE: [13.74, 51.05], MUN: [11.58, 48.14], SWI: [8.0, 46.8],
   VEN: [12.33, 45.44], ROM: [12.5, 41.9],
 };
-const MAP = { x: 16, y: 34, w: 720, h: 520 };
+const MAP = { x: 10, y: 10, w: 700, h: 540 };
+// The nations' colours as the board prints them; a seat's colour everywhere is its nation's.
 const NATION = {
-  FRA: "#2f5fb3", ENG: "#c23b30", SPA: "#e0b02c", SWE: "#5fb0d9", POL: "#d9719a", AUS: "#efefef",
+  FRA: "#2f5fb3", ENG: "#c23b30", SPA: "#e0b02c", SWE: "#5fb0d9", POL: "#d9719a", AUS: "#e8e8e8",
   RUS: "#4e9a4a", OTT: "#2d7f7a", NEU: "#b3a58a",
 };
+const NATION_NAME = { FRA: "France", ENG: "England", SPA: "Spain", SWE: "Sweden", POL: "Poland", AUS: "Austria", RUS: "Russia", OTT: "the Ottomans", NEU: "neutral" };
 const LUM = { RED: "#c4493c", BLUE: "#3f74b5", PURPLE: "#7b4fa0", PINK: "#e38fb1", GREEN: "#5d9a4a", ORANGE: "#e58a2e" };
-
-let picked = null; // the hand card chosen for a slot (local UI state)
-let lastPicked = null; // set for one drawing when the player picked a card by hand
+const STAT = { MIL: "Military", POL: "Politics", SCI: "Science", IDE: "Ideas", WEA: "Wealth", ART: "Art", CAT: "Catholicism", ANT: "Anti-Catholicism" };
+const TRACK = { SCI: "Science", ART: "Art" };
+const MEDAL = { SCI6: "Science 6", SCI12: "Science 12", ART6: "Art 6", ART12: "Art 12" };
+const ROUTE = { LAND: "land", SEA: "sea" };
 
 function project(id, i, n) {
   const g = GEO[id];
@@ -33,280 +90,401 @@ function project(id, i, n) {
     const a = (2 * Math.PI * i) / n;
     return [MAP.x + MAP.w / 2 + 220 * Math.cos(a), MAP.y + MAP.h / 2 + 220 * Math.sin(a)];
   }
-  return [MAP.x + 20 + ((g[0] + 8) / 47) * (MAP.w - 40), MAP.y + 20 + ((61 - g[1]) / 26) * (MAP.h - 40)];
+  return [MAP.x + 24 + ((g[0] + 8) / 47) * (MAP.w - 48), MAP.y + 20 + ((61 - g[1]) / 26) * (MAP.h - 50)];
 }
 
-function lumName(view, id) {
-  const c = view.cards?.[id];
-  return c ? `${c.name} (${humanize(c.color.toLowerCase())})` : id;
+function powerWords(p) {
+  if (!p) return "";
+  const name = humanize(String(p.type).toLowerCase().replace(/_/g, " "));
+  return [name, p.track ? TRACK[p.track] || p.track : "", p.n ? p.n : ""].filter((x) => x !== "").join(" ");
+}
+
+function lumInfo(ctx, id) {
+  const c = ctx.view.cards?.[id];
+  const g = ctx.glossary?.[id];
+  const name = g?.name || c?.name || "a luminary";
+  const stats = Object.entries(c?.stats || {}).map(([k, v]) => `${STAT[k] || k} ${v}`).join(" · ");
+  const power = powerWords(c?.power);
+  return {
+    name,
+    kind: `${c?.color ? humanize(c.color.toLowerCase()) : ""} ${c?.favorite ? "favorite" : "luminary"}`.trim(),
+    text: g?.text || [stats, power ? `Power: ${power}` : ""].filter(Boolean).join(". "),
+    colour: LUM[c?.color] || "#aaa",
+  };
+}
+const lumName = (ctx, id) => lumInfo(ctx, id).name;
+
+function cityName(view, id) {
+  return view.cities?.find((c) => c.id === id)?.name || "a city";
 }
 
 function nationName(view, code) {
-  return view.players?.find((p) => p.nation === code)?.name || code;
+  return view.players?.find((p) => p.nation === code)?.name || NATION_NAME[code] || "a nation";
 }
 
-export default {
+const seatNation = (view, seat) => view.players?.find((p) => p.seat === seat)?.name || `Player ${seat + 1}`;
+
+/** @type {import("../types.js").Renderer} */
+const road = {
   title: "Road to Enlightenment",
 
-  status({ view, seatName }) {
-    if (!view) return "";
-    const st = view.stage || {};
-    const base = `turn ${view.turn} of ${view.final_turn}`;
-    if (view.over) return "the game is over";
-    if (st.kind === "assign") return `${base}: everyone secretly places luminaries in the three action slots`;
-    const who = st.seat >= 0 ? seatName(st.seat) : "";
-    return `${base}, slot ${view.slot || "-"}: ${humanize(st.kind)}${who ? ` — ${who}` : ""}`;
+  seatColour(seat, view) {
+    const p = view?.players?.find((x) => x.seat === seat);
+    return p ? NATION[p.nation] || null : null;
   },
 
-  label(cmd, { view }) {
+  status(ctx) {
+    const view = /** @type {ReView} */ (ctx.view);
+    if (!view) return "";
+    const st = view.stage || /** @type {ReView['stage']} */ ({ kind: "", seat: -1, other: -1, n: 0, data: "", waiting: [] });
+    const mine = ctx.seat !== null && ctx.toAct.includes(ctx.seat);
+    const base = `Turn ${view.turn} of ${view.final_turn}`;
+    if (view.over) return "the game is over";
+    const who = st.seat >= 0 ? ctx.seatName(st.seat) : "";
+    const slot = view.slot > 0 ? `, slot ${view.slot}` : "";
+    const words = {
+      assign: mine ? "place your luminaries in the three action slots, then Confirm" : "everyone secretly places luminaries in the three action slots",
+      declare: mine ? `declare the action of your slot ${st.n || view.slot}` : `${who} declares an action`,
+      war: mine ? "pay the war cost" : `${who} pays the war cost`,
+      respond: mine ? "you are attacked: respond with cards, or not" : `${who} may respond to the attack`,
+      parley: mine ? "pay 3 coins for the parley, or the attack is cancelled" : `${who} answers the parley`,
+      defend: mine ? "defend with cards and coins" : `${who} defends`,
+      support: mine ? "support a side of the battle, or pass" : `${who} may support a side`,
+      reroll: mine ? "reroll a die, or keep the dice" : `${who} may reroll`,
+      forge: mine ? "forge an alliance, or skip" : `${who} may forge an alliance`,
+      gift: mine ? "give a gift to an ally, or skip" : `${who} may give a gift`,
+      offer: mine ? "offer a card in exchange" : "the exchange offers are made",
+      accept: mine ? "accept or refuse the exchange" : "the exchange is decided",
+      reorganize: mine ? "take a card from the reorganized stack, or none" : `${who} reorganizes`,
+      arrest: mine ? "give up a lesser luminary to the arrest" : `${who} gives up a luminary`,
+      russia: mine ? "move Russia's Science or Art marker, or not" : "Russia may move a marker",
+      phase3: mine ? "make your religion choices" : "religion choices are made",
+      help: mine ? "help an ally with the upkeep, or not" : `${who} may help with the upkeep`,
+      abandon: mine ? "choose a foreign city to abandon" : `${who} abandons a city`,
+      draft: mine ? "draft a luminary from the rows" : `${who} drafts a luminary`,
+      refill: mine ? "refill your hand, keeping favorites if you like" : "hands are refilled",
+    }[st.kind] || (mine ? "make your move" : who ? `${who} is on turn` : "");
+    return `${base}${slot}: ${words}`;
+  },
+
+  label(cmd, ctx) {
+    const view = ctx.view;
+    const ln = (id) => lumName(ctx, id);
+    const cards = (list) => listWords((list || []).map(ln));
     switch (cmd.type) {
-      case "PlaceLuminary": return cmd.slot === 0 ? `Take ${lumName(view, cmd.card)} back to hand` : `Put ${lumName(view, cmd.card)} in slot ${cmd.slot}`;
+      case "PlaceLuminary": return cmd.slot === 0 ? `Take ${ln(cmd.card)} back to your hand` : `Put ${ln(cmd.card)} in slot ${cmd.slot}`;
       case "ConfirmSlots": return "Confirm the action slots";
-      case "DeclareAttack": return `Attack ${cityName(view, cmd.target)} by ${cmd.route}${cmd.coins ? ` with ${cmd.coins} coins` : ""}${cmd.enhancement ? ` (${humanize(cmd.enhancement).toLowerCase()})` : ""}`;
-      case "ForgeAlliance": return `Forge an alliance with ${nationName(view, cmd.nation)}${cmd.cards?.length ? ` using ${cmd.cards.map((c) => lumName(view, c)).join(", ")}` : ""}`;
-      case "GiveGift": return `Give ${cmd.cards.map((c) => lumName(view, c)).join(", ")} to ${view.players?.[cmd.ally]?.name || `seat ${cmd.ally + 1}`}`;
-      case "ExchangeOffer": return cmd.card ? `Offer ${lumName(view, cmd.card)} in exchange` : "Offer nothing";
+      case "DeclareAttack": return `Attack ${cityName(view, cmd.target)} by ${ROUTE[cmd.route] || humanize(String(cmd.route).toLowerCase())}${cmd.coins ? ` with ${cmd.coins} coins` : ""}${cmd.enhancement ? ` (enhanced by ${ln(cmd.enhancement)})` : ""}`;
+      case "ForgeAlliance": return `Forge an alliance with ${nationName(view, cmd.nation)}${cmd.cards?.length ? ` using ${cards(cmd.cards)}` : ""}`;
+      case "GiveGift": return `Give ${cards(cmd.cards)} to ${seatNation(view, cmd.ally)}`;
+      case "ExchangeOffer": return cmd.card ? `Offer ${ln(cmd.card)} in exchange` : "Offer nothing";
       case "ExchangeDecision": return cmd.accept ? "Accept the exchange" : "Refuse the exchange";
-      case "ReorganizePick": return cmd.card ? `Take ${lumName(view, cmd.card)}` : "Take nothing";
-      case "DeclareLuminaryAction": return `Use ${lumName(view, cmd.card)}'s power${cmd.victim >= 0 ? ` against ${view.players?.[cmd.victim]?.name}` : ""}`;
-      case "ArrestChoice": return `Give up ${lumName(view, cmd.card)}`;
-      case "DefendWith": return `Defend with ${lumName(view, cmd.card)}`;
-      case "SupportWith": return `Support the ${String(cmd.side).toLowerCase()} with ${lumName(view, cmd.card)}`;
+      case "ReorganizePick": return cmd.card ? `Take ${ln(cmd.card)}` : "Take nothing";
+      case "DeclareLuminaryAction": return `Use ${ln(cmd.card)}'s power${cmd.victim >= 0 ? ` against ${seatNation(view, cmd.victim)}` : ""}${cmd.enhancement ? ` (enhanced by ${ln(cmd.enhancement)})` : ""}`;
+      case "ArrestChoice": return `Give up ${ln(cmd.card)}`;
+      case "DefendWith": return `Defend with ${ln(cmd.card)}`;
+      case "SupportWith": return `Support the ${String(cmd.side).toLowerCase()} with ${ln(cmd.card)}`;
       case "SupportFinish": return `Done supporting the ${String(cmd.side).toLowerCase()}${cmd.coins ? `, adding ${cmd.coins} coins` : ""}`;
       case "SupportPass": return "Do not support";
       case "SkipForge": return "Forge no alliance";
       case "SkipGift": return "Give no gift";
       case "DeclareDiplomacy": return "Diplomacy";
-      case "DeclareReorganize": return `Reorganize${cmd.enhancement ? ` (${humanize(String(cmd.enhancement).toLowerCase())})` : ""}`;
+      case "DeclareReorganize": return `Reorganize${cmd.enhancement ? ` (enhanced by ${ln(cmd.enhancement)})` : ""}`;
       case "DeclareCensus": return "Take the census";
-      case "RussiaMove": return cmd.track ? `Russia: advance ${humanize(String(cmd.track).toLowerCase())}` : "Russia: no move";
-      case "Respond": return cmd.cards?.length ? `Respond with ${cmd.cards.map((c) => lumName(view, c)).join(", ")}` : "Respond without cards";
+      case "RussiaMove": return cmd.track ? `Russia: advance ${TRACK[cmd.track] || cmd.track}` : "Russia: no move";
+      case "Respond": return cmd.cards?.length ? `Respond with ${cards(cmd.cards)}` : "Respond without cards";
       case "DefenseDone": return `Done defending${cmd.coins ? `, adding ${cmd.coins} coins` : ""}`;
       case "Reroll": return cmd.index === null || cmd.index === undefined ? "Keep the dice" : `Reroll die ${cmd.index + 1}`;
-      case "DraftPick": return `Draft ${lumName(view, cmd.card)}`;
-      case "RefillHand": return cmd.favorites?.length ? `Refill the hand, keeping ${cmd.favorites.map((c) => lumName(view, c)).join(", ")}` : "Refill the hand";
-      case "Phase3Choices": return `Religion choices${cmd.catholicism_as ? `: Catholicism as ${cmd.catholicism_as}` : ""}${cmd.anti_as ? `, Anti-Catholicism as ${cmd.anti_as}` : ""}`;
-      case "HelpUpkeep": return `Help with upkeep: ${cmd.coins} coins`;
-      case "ParleyAnswer": return cmd.pay ? "Pay for the parley" : "Refuse to pay";
+      case "DraftPick": return `Draft ${ln(cmd.card)}`;
+      case "RefillHand": return cmd.favorites?.length ? `Refill the hand, keeping ${cards(cmd.favorites)}` : "Refill the hand";
+      case "Phase3Choices": return `Religion choices${cmd.catholicism_as ? `: Catholicism as ${STAT[cmd.catholicism_as] || cmd.catholicism_as}` : ""}${cmd.anti_as ? `, Anti-Catholicism as ${STAT[cmd.anti_as] || cmd.anti_as}` : ""}`;
+      case "HelpUpkeep": return `Help with the upkeep: ${cmd.coins} coins`;
+      case "ParleyAnswer": return cmd.pay ? "Pay 3 coins for the parley" : "Refuse to pay (the attack is cancelled)";
       case "AbandonCity": return `Abandon ${cityName(view, cmd.city)}`;
-      case "PayWarCost": return cmd.cards?.length ? `Pay the war cost with ${cmd.cards.map((c) => lumName(view, c)).join(", ")}` : "Pay the war cost";
+      case "PayWarCost": return cmd.cards?.length ? `Pay the war cost with ${cards(cmd.cards)}` : "Pay the war cost";
       default: return null;
     }
   },
 
-  render(host, ctx) {
-    const { view } = ctx;
-    const live = ctx.interactive ? ctx.legal : [];
-    const svg = svgRoot(W, H, "Road to Enlightenment: map, tracks, diplomacy and your luminaries");
-    svg.append(s("rect", { width: W, height: H, rx: 14, fill: "#ece3cd" }));
-    svg.append(text(MAP.x, 18, `Turn ${view.turn} of ${view.final_turn} · ${view.length} game · chit: ${view.chits?.[view.turn - 1] ?? "-"}`, { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 15 }));
+  groupLabel(type) {
+    return {
+      PlaceLuminary: "Place a luminary (or pick a card, then click a slot)", ConfirmSlots: "Confirm", DeclareAttack: "Attack a city",
+      DeclareLuminaryAction: "Use a luminary's power", DraftPick: "Draft a luminary", DeclareDiplomacy: "Diplomacy",
+      DeclareReorganize: "Reorganize", DeclareCensus: "Census",
+    }[type] || null;
+  },
 
-    // -- map --------------------------------------------------------------------------------------
-    const map = s("g", { class: "re-map", "aria-label": "Map of Europe" });
-    map.append(s("rect", { x: MAP.x, y: MAP.y, width: MAP.w, height: MAP.h, rx: 10, fill: "#bcd3e0", stroke: "#7f98a6" }));
-    const cities = view.cities || [];
-    const pos = new Map(cities.map((c, i) => [c.id, project(c.id, i, cities.length)]));
-    for (const c of cities) {
-      for (const l of c.links || []) {
-        if (c.id < l && pos.has(l)) {
-          const [x1, y1] = pos.get(c.id), [x2, y2] = pos.get(l);
-          map.append(s("line", { x1, y1, x2, y2, stroke: "#7a6a4a", "stroke-width": 3, "stroke-linecap": "round", opacity: 0.7 }));
-        }
-      }
+  confirm(cmd, ctx) {
+    const pay = {
+      DeclareAttack: cmd.coins ? `${cmd.coins} coins` : "",
+      PayWarCost: cmd.cards?.length ? listWords(cmd.cards.map((c) => lumName(ctx, c))) : "",
+      ForgeAlliance: cmd.cards?.length ? listWords(cmd.cards.map((c) => lumName(ctx, c))) : "",
+      GiveGift: cmd.cards?.length ? listWords(cmd.cards.map((c) => lumName(ctx, c))) : "",
+      HelpUpkeep: cmd.coins ? `${cmd.coins} coins` : "",
+      ParleyAnswer: cmd.pay ? "3 coins" : "",
+      SupportFinish: cmd.coins ? `${cmd.coins} coins` : "",
+      DefenseDone: cmd.coins ? `${cmd.coins} coins` : "",
+    }[cmd.type];
+    if (pay) return `This spends ${pay}. ${this.label(cmd, ctx)}?`;
+    if (cmd.type === "AbandonCity") return `Abandon ${cityName(ctx.view, cmd.city)} for good?`;
+    if (cmd.type === "ArrestChoice") return `Give up ${lumName(ctx, cmd.card)} to the arrest?`;
+    if (cmd.type === "ConfirmSlots") {
+      const me = ctx.view.players?.find((p) => p.seat === ctx.seat);
+      const empty = [1, 2, 3].filter((s) => !(me?.plan || []).some(([, sl]) => sl === s));
+      if (empty.length) return `Slot${empty.length > 1 ? "s" : ""} ${listWords(empty.map(String))} ${empty.length > 1 ? "are" : "is"} empty. Confirm the action slots anyway?`;
     }
-    const attacks = matching(live, "DeclareAttack");
-    for (const c of cities) {
-      const [x, y] = pos.get(c.id);
-      const ctrl = c.controller || c.home || "NEU";
-      const g = s("g", { class: "re-city" }, s("title", { text: `${c.name}: ${c.controller ? `controlled by ${nationName(view, c.controller)}` : "uncontrolled"}${c.occupant ? `, occupied by ${nationName(view, c.occupant)}` : ""}, ${c.religion === "CATH" ? "Catholic" : c.religion === "ANTI" ? "Protestant/Orthodox" : c.religion}${c.sea ? `, port on sea ${c.sea}` : ""}` }));
-      g.append(s("circle", { cx: x, cy: y, r: c.home && c.home !== "NEU" && c.controller === c.home ? 13 : 11, fill: NATION[ctrl] || "#ccc", stroke: c.home && c.home !== "NEU" ? "#2b2118" : "#6f6254", "stroke-width": 2 }));
-      g.append(text(x, y + 1, c.religion === "CATH" ? "✝" : "☦", { "font-size": 11, fill: ctrl === "AUS" || ctrl === "SPA" ? "#2b2118" : "#fff" }));
-      if (c.occupant) g.append(s("rect", { x: x + 8, y: y - 16, width: 10, height: 10, fill: NATION[c.occupant] || "#333", stroke: "#000" }));
-      if (c.sea) g.append(s("path", { d: `M${x - 16} ${y + 9} q4 -4 8 0 q4 4 8 0`, fill: "none", stroke: "#2f5fb3", "stroke-width": 1.5 }));
-      g.append(text(x, y + 22, c.name, { "font-size": 10, fill: "#2b2118", "font-weight": 600 }));
-      const cmd = attacks.find((a) => a.target === c.id);
-      if (cmd) {
-        g.prepend(s("circle", { cx: x, cy: y, r: 18, class: "spot-legal" }));
-        clickable(g, this.label(cmd, ctx), () => ctx.send(cmd));
-      }
-      map.append(g);
-    }
-    svg.append(map);
+    return null;
+  },
 
-    // -- tracks -----------------------------------------------------------------------------------
-    const tx = 760, ty = 40;
-    const players = view.players || [];
-    const top = Math.max(12, ...players.map((p) => Math.max(p.sci, p.art)));
-    const track = (label, y, key, medals) => {
-      svg.append(text(tx, y - 8, label, { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 13 }));
-      const step = 420 / (top + 1);
-      for (let i = 0; i <= top; i++) {
-        svg.append(s("rect", { x: tx + i * step, y, width: step - 2, height: 22, fill: medals.includes(i) ? "#f2d78a" : "#fffaf0", stroke: "#a89a7a" }));
-        if (i % 2 === 0) svg.append(text(tx + i * step + step / 2, y + 30, String(i), { "font-size": 8, fill: "#6f6254" }));
-      }
-      players.forEach((p, k) => {
-        const v = p[key] ?? 0;
-        svg.append(s("circle", { cx: tx + v * step + step / 2, cy: y + 5 + (k % 3) * 6, r: 4, fill: NATION[p.nation] || "#333", stroke: "#000" }, s("title", { text: `${p.name}: ${label} ${v}` })));
-      });
+  players(ctx) {
+    const view = /** @type {ReView} */ (ctx.view);
+    return (view.players || []).map((p) => ({
+      seat: p.seat,
+      score: `${p.score} prestige`,
+      note: `${p.coins} coins · Science ${p.sci} · Art ${p.art} · ${p.hand_count} cards${p.medallions?.length ? ` · medallions: ${p.medallions.map((m) => MEDAL[m] || m).join(", ")}` : ""}${p.eliminated ? " · eliminated" : ""}`,
+      order: (view.order || []).indexOf(p.seat) + 1 || undefined,
+    }));
+  },
+
+  marks(prev, view) {
+    const out = new Set();
+    for (const c of view.cities || []) {
+      const o = prev.cities?.find((x) => x.id === c.id);
+      if (o && (o.controller !== c.controller || o.occupant !== c.occupant || o.religion !== c.religion)) out.add(`city:${c.id}`);
+    }
+    for (const p of view.players || []) {
+      const o = prev.players?.find((x) => x.seat === p.seat);
+      if (!o) continue;
+      if (o.sci !== p.sci) out.add(`sci:${p.seat}`);
+      if (o.art !== p.art) out.add(`art:${p.seat}`);
+      (p.slots || []).forEach((s, i) => { const os = o.slots?.[i]; if (!os || os.count !== s.count || os.revealed !== s.revealed) out.add(`slot:${p.seat}:${i}`); });
+    }
+    if (prev.religion !== view.religion) out.add("religion");
+    if (JSON.stringify(prev.diplomacy) !== JSON.stringify(view.diplomacy)) {
+      const before = new Map((prev.diplomacy || []).map((d) => [`${d.a}|${d.b}`, d.status]));
+      for (const d of view.diplomacy || []) if (before.get(`${d.a}|${d.b}`) !== d.status) out.add(`dip:${d.a}|${d.b}`);
+    }
+    for (const [col, cards] of Object.entries(view.rows || {})) {
+      const old = new Set(prev.rows?.[col] || []);
+      for (const c of cards) if (!old.has(c)) out.add(`row:${c}`);
+    }
+    return out;
+  },
+
+  breakdown(view, result, ctx) {
+    if (!view?.players) return null;
+    return {
+      columns: ["Science", "Art", "Medallions", "Coins"],
+      rows: [...view.players].sort((a, b) => (view.ranking || []).indexOf(a.seat) - (view.ranking || []).indexOf(b.seat))
+        .map((p) => ({ seat: p.seat, cells: [p.sci, p.art, (p.medallions || []).map((m) => MEDAL[m] || m).join(", ") || "—", p.coins], total: `${result?.scores?.[p.seat] ?? p.score} prestige` })),
     };
-    track("Science", ty + 12, "sci", [6, 12]);
-    track("Art", ty + 62, "art", [6, 12]);
-    svg.append(text(tx, ty + 118, `Religion track: ${view.religion}`, { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 13 }));
-    for (let i = -5; i <= 5; i++) {
-      svg.append(s("rect", { x: tx + 110 + (i + 5) * 26, y: ty + 106, width: 24, height: 20, fill: i === view.religion ? "#6b3e1f" : i < 0 ? "#e8d6b0" : i > 0 ? "#d4dde8" : "#fff", stroke: "#a89a7a" }));
-    }
-    const medals = Object.entries(view.medallions || {}).map(([m, owner]) => `${m}: ${owner === null || owner === undefined ? "free" : players.find((p) => p.seat === owner)?.name || owner}`);
-    svg.append(text(tx, ty + 146, `Medallions — ${medals.join(" · ")}`, { "text-anchor": "start", "font-size": 11, fill: "#4a3218" }));
+  },
 
-    // -- diplomacy chart ----------------------------------------------------------------------------
-    const nations = Object.keys(NATION).filter((n) => n !== "NEU");
-    const dx = 760, dy = 215, cs = 24;
-    svg.append(text(dx, dy - 6, "Diplomacy", { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 13 }));
-    const rel = new Map((view.diplomacy || []).map((d) => [`${d.a}|${d.b}`, d.status]));
-    nations.forEach((a, i) => {
-      svg.append(text(dx + 40 + i * cs + cs / 2, dy + 8, a, { "font-size": 8, fill: "#2b2118" }));
-      svg.append(text(dx + 36, dy + 22 + i * cs + cs / 2, a, { "text-anchor": "end", "font-size": 8, fill: "#2b2118" }));
-      nations.forEach((b, j) => {
-        const st = a === b ? "self" : rel.get(`${a}|${b}`) || rel.get(`${b}|${a}`) || "";
-        const fill = st === "self" ? NATION[a] : st === "ALLY" ? "#8cc58a" : st === "WAR" ? "#e07b6f" : "#fffaf0";
-        svg.append(s("rect", { x: dx + 40 + j * cs, y: dy + 22 + i * cs, width: cs - 2, height: cs - 2, fill, stroke: "#a89a7a" }, s("title", { text: st === "self" ? a : `${a} – ${b}: ${st ? humanize(st.toLowerCase()) : "neutral"}` })));
-        if (st && st !== "self") svg.append(text(dx + 40 + j * cs + cs / 2 - 1, dy + 22 + i * cs + cs / 2 - 1, st === "ALLY" ? "A" : st === "WAR" ? "W" : st[0], { "font-size": 9, fill: "#2b2118" }));
-      });
-    });
-
-    // -- players summary ------------------------------------------------------------------------------
-    const px = 1000;
-    players.forEach((p, k) => {
-      const y = dy + 4 + k * 28;
-      svg.append(s("rect", { x: px, y, width: 180, height: 24, rx: 5, fill: "#fffaf0", stroke: NATION[p.nation] || "#333", "stroke-width": (view.to_act || []).includes(p.seat) ? 3 : 1.5 }));
-      svg.append(s("circle", { cx: px + 12, cy: y + 12, r: 7, fill: NATION[p.nation] || "#333", stroke: "#000" }));
-      svg.append(text(px + 24, y + 12, `${p.name}${p.seat === ctx.seat ? " (you)" : ""}: ${p.score} pts, ${p.coins}¢`, { "text-anchor": "start", "font-size": 10, fill: "#2b2118" }, ));
-    });
-
-    // -- combat in progress (all public) ------------------------------------------------------------
-    const cb = view.combat;
-    if (cb) {
-      const bx = 760, by = 440;
-      const att = players.find((p) => p.seat === cb.attacker);
-      const g = s("g", { "aria-label": "Combat" });
-      g.append(s("rect", { x: bx, y: by, width: 420, height: 150, rx: 10, fill: "#fbe9e4", stroke: "#a3322b", "stroke-width": 2 }));
-      g.append(text(bx + 12, by + 18, `Combat at ${cityName(view, cb.city)} — ${humanize(cb.step)}`, { "text-anchor": "start", "font-weight": 700, fill: "#7a1f18" }));
-      g.append(s("circle", { cx: bx + 30, cy: by + 55, r: 16, fill: NATION[att?.nation] || "#333", stroke: "#000" }));
-      g.append(text(bx + 30, by + 82, att?.name || `seat ${cb.attacker + 1}`, { "font-size": 11 }));
-      g.append(text(bx + 100, by + 55, "⚔", { "font-size": 28, fill: "#7a1f18" }));
-      g.append(s("circle", { cx: bx + 170, cy: by + 55, r: 16, fill: NATION[cb.defender] || "#ccc", stroke: "#000" }));
-      g.append(text(bx + 170, by + 82, nationName(view, cb.defender), { "font-size": 11 }));
-      const lines = [
-        `by ${cb.route}${cb.enhancement ? `, ${humanize(String(cb.enhancement).toLowerCase())}` : ""} · coins ${cb.coins} vs ${cb.def_coins}`,
-        `support ${cb.att_support} vs ${cb.def_support} · fortify ${cb.fortify} · extra dice ${cb.extra_dice}`,
-        cb.def_cards?.length ? `defenders: ${cb.def_cards.map((c) => view.cards?.[c]?.name || c).join(", ")}` : "",
-      ].filter(Boolean);
-      lines.forEach((l, i) => g.append(text(bx + 220, by + 42 + i * 16, l, { "text-anchor": "start", "font-size": 10 })));
-      (cb.dice || []).forEach((d, i) => {
-        g.append(s("rect", { x: bx + 20 + i * 34, y: by + 100, width: 28, height: 28, rx: 5, fill: "#fff", stroke: "#2b2118" }));
-        g.append(text(bx + 34 + i * 34, by + 114, String(d), { "font-weight": 700 }));
-      });
-      svg.append(g);
-    }
-
-    // -- luminary rows ---------------------------------------------------------------------------------
-    const rx = 16, ry = 575;
-    svg.append(text(rx, ry, "Luminary rows", { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 13 }));
-    Object.entries(view.rows || {}).forEach(([col, cards], i) => {
-      const x = rx + i * 120;
-      svg.append(text(x + 50, ry + 16, `${humanize(col.toLowerCase())} (${view.piles?.[col] ?? 0})`, { "font-size": 10, fill: LUM[col] || "#333", "font-weight": 700 }));
-      cards.slice(0, 3).forEach((id, k) => {
-        const cg = lumCard(x + k * 38, ry + 24, 34, 48, id, view.cards?.[id], true);
-        const cmd = matching(live, "DraftPick", { card: id })[0];
-        if (cmd) clickable(cg, this.label(cmd, ctx), () => ctx.send(cmd));
-        svg.append(cg);
-      });
-    });
-
-    // -- your hand and the three action slots -------------------------------------------------------------
-    const me = players.find((p) => p.seat === ctx.seat);
-    const places = matching(live, "PlaceLuminary");
-    const handIds = me?.hand || [];
-    const pickable = [...new Set(places.map((c) => c.card))];
-    const plannedIds = new Set((me?.plan || []).map(([c]) => c));
-    // After a card goes into a slot, offer the next card of the hand that has none yet.
-    if (!pickable.includes(picked) || (plannedIds.has(picked) && picked !== lastPicked)) {
-      picked = pickable.find((c) => !plannedIds.has(c)) ?? pickable[0] ?? null;
-    }
-    lastPicked = null;
-    const hx = 16, hy = 690;
-    svg.append(s("rect", { x: hx - 6, y: hy - 22, width: 760, height: 200, rx: 10, fill: "#fffaf0", stroke: "#a89a7a" }));
-    svg.append(text(hx, hy - 8, me ? `Your hand (${me.nation}: ${me.name}) — pick a luminary, then a slot` : "Hands", { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 13 }));
-    if (me) {
-      handIds.forEach((id, k) => {
-        const g = lumCard(hx + k * 74, hy + 4, 70, 100, id, view.cards?.[id], false, id === picked ? "chosen" : plannedIds.has(id) ? "planned" : "");
-        if (pickable.includes(id)) clickable(g, `Pick ${lumName(view, id)} for a slot`, () => { picked = id; lastPicked = id; ctx.rerender?.(); }, true);
-        svg.append(g);
-      });
-    } else {
-      players.forEach((p, k) => {
-        svg.append(text(hx, hy + 20 + k * 22, `${p.name}: ${p.hand_count} cards in hand`, { "text-anchor": "start", "font-size": 12 }));
-        for (let n = 0; n < Math.min(p.hand_count, 10); n++) svg.append(cardBack(hx + 200 + n * 10, hy + 8 + k * 22, 14, 20));
-      });
-    }
-    const slotsOf = me || null;
-    const sx = 800, sy = 620;
-    svg.append(text(sx, sy, "Action slots", { "text-anchor": "start", "font-weight": 700, fill: "#4a3218", "font-size": 13 }));
-    for (let i = 0; i < 3; i++) {
-      const x = sx + i * 128, y = sy + 10;
-      const slot = slotsOf?.slots?.[i];
-      const g = s("g", {});
-      g.append(s("rect", { x, y, width: 120, height: 150, rx: 10, fill: view.slot === i + 1 ? "#f7e7b5" : "#f6efdc", stroke: "#7a5a32", "stroke-width": 2 }));
-      g.append(text(x + 60, y + 14, `Slot ${i + 1}`, { "font-weight": 700, "font-size": 12 }));
-      const planned = (slotsOf?.plan || []).filter(([, sl]) => sl === i + 1).map(([c]) => c);
-      const shown = slot?.cards?.length ? slot.cards : planned;
-      shown.slice(0, 4).forEach((id, k) => {
-        const cg = lumCard(x + 8 + k * 24, y + 24, 56, 80, id, view.cards?.[id], true);
-        const back = matching(live, "PlaceLuminary", { card: id, slot: 0 })[0];
-        if (back) clickable(cg, this.label(back, ctx), (ev) => { ev.stopPropagation(); ctx.send(back); });
-        g.append(cg);
-      });
-      if (!shown.length && slot?.count) for (let k = 0; k < slot.count; k++) g.append(cardBack(x + 8 + k * 20, y + 24, 56, 80));
-      const cmd = picked ? matching(places, "PlaceLuminary", { card: picked, slot: i + 1 })[0] : null;
-      if (cmd) {
-        g.prepend(s("rect", { x: x - 4, y: y - 4, width: 128, height: 158, rx: 12, class: "spot-legal" }));
-        clickable(g, this.label(cmd, ctx), () => ctx.send(cmd));
-      }
-      svg.append(g);
-    }
-    const confirm = matching(live, "ConfirmSlots")[0];
-    if (confirm) {
-      const b = s("g", { class: "svg-button", transform: `translate(${sx} ${sy + 170})` }, s("rect", { width: 160, height: 34, rx: 17 }), text(80, 17, "Confirm slots"));
-      clickable(b, "Confirm the action slots", () => ctx.send(confirm));
-      svg.append(b);
-    }
-    // Other players' slots: counts (and cards once revealed).
-    players.filter((p) => p.seat !== ctx.seat).slice(0, 4).forEach((p, k) => {
-      const y = sy + 215 + k * 16;
-      const desc = (p.slots || []).map((sl, i) => `${i + 1}: ${sl.revealed && sl.cards ? sl.cards.map((c) => view.cards?.[c]?.name || c).join(", ") : `${sl.count} face down`}`).join(" · ");
-      svg.append(text(sx, y, `${p.name} — ${desc}`, { "text-anchor": "start", "font-size": 10, fill: "#2b2118" }));
-    });
-    host.append(svg);
+  render(ctx) {
+    const view = /** @type {ReView} */ (ctx.view);
+    const live = ctx.interactive ? ctx.legal : [];
+    return html`<div class="re-layout">
+      <svg class="board-svg" viewBox="0 0 1200 560" role="group" aria-label="Road to Enlightenment: map, tracks and diplomacy" preserveAspectRatio="xMidYMid meet">
+        <rect width="1200" height="560" rx="12" fill="#ece3cd"/>
+        ${mapSvg(ctx, view, live)}
+        ${tracksSvg(ctx, view)}
+        ${diplomacySvg(ctx, view)}
+        ${combatSvg(ctx, view)}
+      </svg>
+      ${tableau(ctx, view, live)}
+    </div>`;
   },
 };
+export default road;
 
-function cityName(view, id) {
-  return view.cities?.find((c) => c.id === id)?.name || id;
+/** @param {RenderCtx} ctx @param {ReView} view */
+function mapSvg(ctx, view, live) {
+  const cities = view.cities || [];
+  const pos = new Map(cities.map((c, i) => [c.id, project(c.id, i, cities.length)]));
+  const attacks = matching(live, "DeclareAttack");
+  const declaring = view.stage?.kind === "declare" && ctx.interactive;
+  const me = view.players?.find((p) => p.seat === ctx.seat);
+  const links = [];
+  for (const c of cities) for (const l of c.links || []) {
+    if (c.id < l && pos.has(l)) {
+      const [x1, y1] = pos.get(c.id), [x2, y2] = pos.get(l);
+      links.push(svg`<line x1=${x1} y1=${y1} x2=${x2} y2=${y2} stroke="#7a6a4a" stroke-width="3" stroke-linecap="round" opacity="0.7"/>`);
+    }
+  }
+  return svg`<g class="re-map" aria-label="Map of Europe">
+    <rect x=${MAP.x} y=${MAP.y} width=${MAP.w} height=${MAP.h} rx="10" fill="#bcd3e0" stroke="#7f98a6"/>
+    ${links}
+    ${repeat(cities, (c) => c.id, (c) => {
+      const [x, y] = pos.get(c.id);
+      const ctrl = c.controller || c.home || "NEU";
+      const changed = ctx.changed.has(`city:${c.id}`);
+      const rel = c.religion === "CATH" ? "Catholic" : c.religion === "ANTI" ? "Protestant or Orthodox" : humanize(String(c.religion).toLowerCase());
+      const title = `${c.name}: ${c.controller ? `controlled by ${nationName(view, c.controller)}` : "uncontrolled"}${c.occupant ? `, occupied by ${nationName(view, c.occupant)}` : ""}, ${rel}${c.sea ? ", a port" : ""}`;
+      const face = svg`<title>${title}</title>
+        <circle cx=${x} cy=${y} r=${c.home && c.home !== "NEU" && c.controller === c.home ? 13 : 11} fill=${NATION[ctrl] || "#ccc"} stroke=${c.home && c.home !== "NEU" ? "#2b2118" : "#6f6254"} stroke-width="2"/>
+        <text x=${x} y=${y + 1} text-anchor="middle" dominant-baseline="central" font-size="12" fill=${ctrl === "AUS" || ctrl === "SPA" ? "#2b2118" : "#fff"}>${c.religion === "CATH" ? "✝" : "☦"}</text>
+        ${c.occupant ? svg`<rect x=${x + 8} y=${y - 17} width="11" height="11" fill=${NATION[c.occupant] || "#333"} stroke="#000"/>` : nothing}
+        ${c.sea ? svg`<path d=${`M${x - 17} ${y + 9} q4 -4 8 0 q4 4 8 0`} fill="none" stroke="#2f5fb3" stroke-width="1.5"/>` : nothing}
+        <text x=${x} y=${y + 24} text-anchor="middle" dominant-baseline="central" font-size="14" fill="#2b2118" font-weight="600" paint-order="stroke" stroke="#e3edf2" stroke-width="3">${c.name}</text>
+        ${changed ? svg`<circle class="lm-ring" cx=${x} cy=${y} r="17"/>` : nothing}`;
+      const cmds = attacks.filter((a) => a.target === c.id);
+      if (cmds.length) {
+        return hot(cmds.length === 1 ? road.label(cmds[0], ctx) : `Attack ${c.name}: choose the route, coins and enhancement`, () => ctx.send(cmds.length === 1 ? cmds[0] : cmds),
+          svg`<circle class="spot-legal" cx=${x} cy=${y} r="19"/>${face}`, { cls: changed ? "last-move" : "" });
+      }
+      let reason = null;
+      if (ctx.seat !== null && ctx.mode === "play") {
+        if (!ctx.interactive) reason = "it is not your turn.";
+        else if (!declaring) reason = "cities are attacked only when you declare an action for a slot.";
+        else if (me && c.controller === me.nation) reason = `${c.name} is already yours.`;
+        else if (!matching(live, "DeclareAttack").length) reason = "this slot cannot attack (an attack needs Military in the slot's stack).";
+        else reason = `${c.name} is out of reach: attack a city linked to yours by land, or a port by sea.`;
+      }
+      return inert(ctx, reason, face, { cls: changed ? "last-move" : "" });
+    })}
+  </g>`;
 }
 
-function lumCard(x, y, w, h, id, info, small, cls = "") {
-  const c = info || {};
-  const g = s("g", { class: `card face ${cls}`, transform: `translate(${x} ${y})` }, s("title", { text: c.name ? `${c.name} (${id})` : id }));
-  g.append(s("rect", { width: w, height: h, rx: 5, class: "card-face" }));
-  g.append(s("rect", { x: 2, y: 2, width: w - 4, height: small ? 8 : 14, rx: 3, fill: LUM[c.color] || "#aaa" }));
-  if (!small) {
-    const words = (c.name || id).split(" ");
-    g.append(text(w / 2, 28, words.slice(0, 2).join(" ").slice(0, 14), { "font-size": 8, "font-weight": 700 }));
-    if (words.length > 2) g.append(text(w / 2, 38, words.slice(2).join(" ").slice(0, 14), { "font-size": 8, "font-weight": 700 }));
-    Object.entries(c.stats || {}).forEach(([k, v], i) => g.append(text(w / 2, 54 + i * 11, `${k} ${v}`, { "font-size": 9, fill: "#4a3218" })));
-    if (c.power) g.append(text(w / 2, h - 8, humanize(String(c.power.type).toLowerCase()).slice(0, 14), { "font-size": 7, fill: "#7a2f22" }));
-  } else {
-    g.append(text(w / 2, h / 2 + 3, (c.name || id).split(" ").pop().slice(0, 7), { "font-size": Math.max(6, w / 6), fill: "#2b2118" }));
+/** @param {RenderCtx} ctx @param {ReView} view */
+function tracksSvg(ctx, view) {
+  const tx = 730, ty = 34;
+  const players = view.players || [];
+  const top = Math.max(12, ...players.map((p) => Math.max(p.sci, p.art)));
+  const step = 440 / (top + 1);
+  const track = (label, y, key) => svg`
+    <text x=${tx} y=${y - 12} font-weight="700" fill="#4a3218" font-size="15" dominant-baseline="central">${label}</text>
+    ${Array.from({ length: top + 1 }, (_, i) => svg`<rect x=${tx + i * step} y=${y} width=${step - 2} height="24" fill=${i === 6 || i === 12 ? "#f2d78a" : "#fffaf0"} stroke="#a89a7a"><title>${i === 6 || i === 12 ? `${label} ${i}: a medallion space` : `${label} ${i}`}</title></rect>
+      ${i % 2 === 0 ? svg`<text x=${tx + i * step + step / 2} y=${y + 33} text-anchor="middle" dominant-baseline="central" font-size="12" fill="#6f6254">${i}</text>` : nothing}`)}
+    ${players.map((p, k) => {
+      const v = p[key] ?? 0;
+      const changed = ctx.changed.has(`${key}:${p.seat}`);
+      return svg`<circle cx=${tx + v * step + step / 2} cy=${y + 5 + (k % 3) * 7} r="5" fill=${NATION[p.nation] || "#333"} stroke=${changed ? "#ff8c00" : "#000"} stroke-width=${changed ? 3 : 1} class=${changed ? "last-move" : ""}><title>${p.name}: ${label} ${v}</title></circle>`;
+    })}`;
+  const medals = Object.entries(view.medallions || {}).map(([m, owner]) => `${MEDAL[m] || m}: ${owner === null || owner === undefined ? "free" : seatNation(view, owner)}`);
+  const relChanged = ctx.changed.has("religion");
+  return svg`<g class="re-tracks" aria-label="Science, Art and Religion tracks">
+    ${track("Science", ty + 10, "sci")}
+    ${track("Art", ty + 70, "art")}
+    <text x=${tx} y=${ty + 130} font-weight="700" fill="#4a3218" font-size="15" dominant-baseline="central">Religion</text>
+    ${Array.from({ length: 11 }, (_, k) => {
+      const i = k - 5;
+      return svg`<rect x=${tx + 80 + k * 28} y=${ty + 119} width="26" height="22" fill=${i === view.religion ? "#6b3e1f" : i < 0 ? "#e8d6b0" : i > 0 ? "#d4dde8" : "#fff"} stroke=${i === view.religion && relChanged ? "#ff8c00" : "#a89a7a"} stroke-width=${i === view.religion && relChanged ? 3 : 1}><title>Religion track ${i}</title></rect>`;
+    })}
+    <text x=${tx} y=${ty + 158} font-size="13" fill="#4a3218" dominant-baseline="central">Medallions: ${medals.join(" · ")}</text>
+  </g>`;
+}
+
+/** @param {RenderCtx} ctx @param {ReView} view */
+function diplomacySvg(ctx, view) {
+  const nations = Object.keys(NATION).filter((n) => n !== "NEU");
+  const dx = 730, dy = 212, cs = 26;
+  const rel = new Map((view.diplomacy || []).map((d) => [`${d.a}|${d.b}`, d.status]));
+  return svg`<g class="re-diplomacy" aria-label="Diplomacy chart">
+    <text x=${dx} y=${dy - 8} font-weight="700" fill="#4a3218" font-size="15" dominant-baseline="central">Diplomacy</text>
+    ${nations.map((a, i) => svg`
+      <text x=${dx + 44 + i * cs + cs / 2} y=${dy + 10} text-anchor="middle" dominant-baseline="central" font-size="12" fill="#2b2118">${a}</text>
+      <text x=${dx + 40} y=${dy + 24 + i * cs + cs / 2} text-anchor="end" dominant-baseline="central" font-size="12" fill="#2b2118">${a}</text>
+      ${nations.map((b, j) => {
+        const st = a === b ? "self" : rel.get(`${a}|${b}`) || rel.get(`${b}|${a}`) || "";
+        const changed = ctx.changed.has(`dip:${a}|${b}`) || ctx.changed.has(`dip:${b}|${a}`);
+        const fill = st === "self" ? NATION[a] : st === "ALLY" ? "#8cc58a" : st === "WAR" ? "#e07b6f" : "#fffaf0";
+        return svg`<rect x=${dx + 44 + j * cs} y=${dy + 24 + i * cs} width=${cs - 2} height=${cs - 2} fill=${fill} stroke=${changed ? "#ff8c00" : "#a89a7a"} stroke-width=${changed ? 3 : 1}><title>${st === "self" ? NATION_NAME[a] : `${NATION_NAME[a]} and ${NATION_NAME[b]}: ${st === "ALLY" ? "allied" : st === "WAR" ? "at war" : "neutral"}`}</title></rect>
+          ${st && st !== "self" ? svg`<text x=${dx + 44 + j * cs + cs / 2 - 1} y=${dy + 24 + i * cs + cs / 2 - 1} text-anchor="middle" dominant-baseline="central" font-size="12" fill="#2b2118" pointer-events="none">${st === "ALLY" ? "A" : st === "WAR" ? "W" : ""}</text>` : nothing}`;
+      })}`)}
+    <text x=${dx + 270} y=${dy + 40} font-size="13" fill="#4a3218" dominant-baseline="central">A: allied</text>
+    <text x=${dx + 270} y=${dy + 60} font-size="13" fill="#4a3218" dominant-baseline="central">W: at war</text>
+  </g>`;
+}
+
+/** @param {RenderCtx} ctx @param {ReView} view */
+function combatSvg(ctx, view) {
+  const cb = view.combat;
+  if (!cb) return nothing;
+  const bx = 730, by = 440;
+  const att = view.players.find((p) => p.seat === cb.attacker);
+  return svg`<g aria-label="Combat">
+    <rect x=${bx} y=${by} width="460" height="110" rx="10" fill="#fbe9e4" stroke="#a3322b" stroke-width="2"/>
+    <text x=${bx + 12} y=${by + 18} font-weight="700" fill="#7a1f18" font-size="15" dominant-baseline="central">${att?.name || "An attacker"} attacks ${cityName(view, cb.city)} (${nationName(view, cb.defender)})</text>
+    <text x=${bx + 12} y=${by + 42} font-size="13" dominant-baseline="central">by ${ROUTE[cb.route] || cb.route} · coins ${cb.coins} against ${cb.def_coins} · support ${cb.att_support} against ${cb.def_support}</text>
+    ${cb.def_cards?.length ? svg`<text x=${bx + 12} y=${by + 62} font-size="13" dominant-baseline="central">defenders: ${cb.def_cards.map((c) => lumName(ctx, c)).join(", ")}</text>` : nothing}
+    ${(cb.dice || []).map((d, i) => svg`<rect x=${bx + 12 + i * 32} y=${by + 74} width="26" height="26" rx="5" fill="#fff" stroke="#2b2118"/>
+      <text x=${bx + 25 + i * 32} y=${by + 87} text-anchor="middle" dominant-baseline="central" font-weight="700" font-size="15">${d}</text>`)}
+  </g>`;
+}
+
+/** Hands, slots and rows as readable HTML cards. @param {RenderCtx} ctx @param {ReView} view */
+function tableau(ctx, view, live) {
+  const ui = ctx.ui;
+  const me = view.players.find((p) => p.seat === ctx.seat);
+  const places = matching(live, "PlaceLuminary");
+  const pickable = [...new Set(places.map((c) => c.card))];
+  const planned = new Map((me?.plan || []).map(([c, sl]) => [c, sl]));
+  // After a card goes into a slot, offer the next card of the hand that has none yet.
+  if (!pickable.includes(ui.picked) || (planned.has(ui.picked) && ui.picked !== ui.lastPicked)) {
+    ui.picked = pickable.find((c) => !planned.has(c)) ?? null;
   }
-  return g;
+  ui.lastPicked = null;
+  const drafts = matching(live, "DraftPick");
+  const confirm = matching(live, "ConfirmSlots")[0];
+  const others = view.players.filter((p) => p.seat !== ctx.seat);
+  const handCard = (p, id) => {
+    const info = lumInfo(ctx, id);
+    const sl = planned.get(id);
+    const mine = p.seat === ctx.seat;
+    const canPick = mine && pickable.includes(id);
+    const draft = mine ? matching(drafts, "DraftPick", { card: id })[0] : null;
+    return card(ctx, {
+      key: id, ...info, corner: sl ? `slot ${sl}` : "", cls: { compact: true, chosen: mine && id === ui.picked, planned: !!sl },
+      act: canPick ? () => { ui.picked = id; ui.lastPicked = id; ctx.rerender(); } : draft ? () => ctx.send(draft) : null, ui: canPick,
+      label: canPick ? `Pick ${info.name} for a slot. ${info.text}` : undefined,
+    });
+  };
+  return html`<div class="re-tableau">
+    ${me ? html`<section class="re-hand" style=${`--seat:${NATION[me.nation]}`} aria-label="Your hand">
+      <h3>Your hand (${me.name}): ${(me.hand || []).length} luminaries${places.length ? " — pick one, then a slot" : ""}</h3>
+      ${hand("Your hand", me.hand || [], (id) => id, (id) => handCard(me, id))}
+    </section>
+    <section class="re-slots" aria-label="Your action slots">
+      <div class="re-slot-row"><h3>Your action slots${view.slot ? ` (now: slot ${view.slot})` : ""}</h3>${[1, 2, 3].map((n) => slotBox(ctx, view, me, n, places))}
+      ${confirm ? html`<button type="button" class="primary confirm-slots" @click=${() => ctx.send(confirm)}>Confirm slots</button>` : nothing}</div>
+    </section>` : nothing}
+    ${others.some((p) => p.hand) ? others.filter((p) => p.hand).map((p) => html`<section class="re-hand other" style=${`--seat:${NATION[p.nation]}`} aria-label=${`${p.name}'s hand`}>
+      <h3>${p.name}'s hand: ${(p.hand || []).length} luminaries</h3>${hand(`${p.name}'s hand`, p.hand || [], (id) => id, (id) => handCard(p, id))}</section>`) : nothing}
+    <section class="re-others" aria-label="Other nations' slots">
+      ${others.map((p) => html`<div class="re-other" style=${`--seat:${NATION[p.nation]}`}><strong>${p.name}</strong> slots
+        ${(p.slots || []).map((s, i) => html`${i ? " · " : ""}<span class=${ctx.changed.has(`slot:${p.seat}:${i}`) ? "last-move-text" : ""}
+          title=${`slot ${i + 1}`}>${s.revealed && s.cards ? (s.cards.map((c) => lumName(ctx, c)).join(", ") || "empty") : `${s.count}`}</span>`)}
+        ${(p.slots || []).some((s) => !(s.revealed && s.cards)) ? " face down" : ""}${!p.hand ? html` · ${p.hand_count} in hand` : nothing}</div>`)}
+    </section>
+    ${view.over ? nothing : html`<section class="re-rows" aria-label="Luminary rows">
+      <h3>Luminary rows</h3>
+      <div class="re-row-cols">${Object.entries(view.rows || {}).map(([col, cards]) => html`<div class="re-row" style=${`--lum:${LUM[col] || "#999"}`}>
+        <div class="re-row-head">${humanize(col.toLowerCase())} <span class="muted">(${view.piles?.[col] ?? 0} left)</span></div>
+        ${repeat(cards, (id) => id, (id) => {
+          const info = lumInfo(ctx, id);
+          const cmd = matching(drafts, "DraftPick", { card: id })[0];
+          return card(ctx, { key: id, ...info, cls: "chip", act: cmd ? () => ctx.send(cmd) : null, changed: ctx.changed.has(`row:${id}`), label: cmd ? `Draft ${info.name}. ${info.text}` : undefined });
+        })}</div>`)}</div>
+    </section>`}
+  </div>`;
+}
+
+function slotBox(ctx, view, me, n, places) {
+  const ui = ctx.ui;
+  const slot = me.slots?.[n - 1];
+  const planned = (me.plan || []).filter(([, sl]) => sl === n).map(([c]) => c);
+  const shown = slot?.cards?.length ? slot.cards : planned;
+  const cmd = ui.picked ? matching(places, "PlaceLuminary", { card: ui.picked, slot: n })[0] : null;
+  const act = cmd ? () => ctx.send(cmd) : null;
+  const changed = ctx.changed.has(`slot:${me.seat}:${n - 1}`);
+  const inner = html`<div class="re-slot-title">Slot ${n}${view.slot === n ? " (now)" : ""}</div>
+    ${shown.map((id) => {
+      const back = matching(places, "PlaceLuminary", { card: id, slot: 0 })[0];
+      return html`<button type="button" class="small secondary re-slot-card" ?disabled=${!back} aria-label=${back ? road.label(back, ctx) : lumName(ctx, id)}
+        @click=${(e) => { e.stopPropagation(); if (back) ctx.send(back); }}>${lumName(ctx, id)}${back ? " ✕" : ""}</button>`;
+    })}
+    ${!shown.length && slot?.count ? Array.from({ length: slot.count }, () => cardBack("a face-down luminary")) : nothing}
+    ${!shown.length && !slot?.count ? html`<div class="muted small-text">empty</div>` : nothing}`;
+  const put = act ? html`<button type="button" role="button" class="small primary re-put" aria-label=${road.label(cmd, ctx)} @click=${act}>Put here</button>` : nothing;
+  return html`<div class=${`re-slot ${act ? "target" : ""} ${view.slot === n ? "now" : ""} ${changed ? "last-move-box" : ""}`}>${inner}${put}</div>`;
 }

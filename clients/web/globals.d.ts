@@ -1,0 +1,4 @@
+// The page's test and debugging hook (see game-page.js); no secrets beyond what the page holds.
+interface Window {
+  cloister: any;
+}
