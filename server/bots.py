@@ -12,6 +12,7 @@ import asyncio
 import logging
 
 from domain import DomainError, Rng
+from domain.bots import bot_move
 
 from .errors import ServiceError
 from .games import GameRecord, GameService, LogEntry
@@ -51,7 +52,7 @@ class BotRunner:
                 return
             bot = rec.gtype.bot(level)
             rng = Rng(f"{rec.seed}:bot:{seat}:{version}")
-            command = bot.choose(rec.game, rec.state, seat, rng)
+            command = bot_move(bot, rec.game, rec.state, seat, rng)  # the view, never the state
             raw = rec.codec.encode_command(command)
             await self.service.command(rec, seat, f"bot:{seat}:{version}", raw)
         except (DomainError, ServiceError) as exc:

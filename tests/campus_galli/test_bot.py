@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from domain.bots import bot_move
 from domain.campus_galli import GAME_TYPE
 from domain.campus_galli.bots import GreedyBot
 from tests import scale
@@ -10,7 +11,7 @@ from tests.campus_galli.cg_support import GAME, play, random_chooser
 
 def _greedy():  # type: ignore[no-untyped-def]
     bot = GreedyBot()
-    return lambda state, seat, rng: bot.choose(GAME, state, seat, rng)
+    return lambda state, seat, rng: bot_move(bot, GAME, state, seat, rng)
 
 
 def test_greedy_is_registered() -> None:

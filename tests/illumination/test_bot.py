@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.bots import RandomBot
+from domain.bots import RandomBot, bot_move
 from domain.game import fold
 from domain.illumination import GAME, GAME_TYPE, GreedyBot
 from domain.randomness import Context, Rng
@@ -17,7 +17,7 @@ def _greedy_wins(seed: int, greedy_seat: int) -> bool:
     steps = 0
     while not GAME.is_terminal(state):
         seat = min(GAME.to_act(state))
-        command = bots[seat].choose(GAME, state, seat, rng)
+        command = bot_move(bots[seat], GAME, state, seat, rng)
         assert command in GAME.legal_commands(state, seat)
         state = fold(
             GAME, state, GAME.decide(state, seat, command, Context.seeded(f"{seed}-{steps}"))
@@ -43,7 +43,7 @@ def test_greedy_is_registered_and_plays_solo() -> None:
     rng = Rng(3)
     steps = 0
     while not GAME.is_terminal(state):
-        command = bot.choose(GAME, state, 0, rng)
+        command = bot_move(bot, GAME, state, 0, rng)
         state = fold(GAME, state, GAME.decide(state, 0, command, Context.seeded(steps)))
         steps += 1
         assert steps < 3000
