@@ -47,6 +47,8 @@ from protocol.http import (
 
 from . import metrics
 from .bots import BotRunner
+from .clocks import PLATFORM_OPTIONS, ClockKeeper
+from .clocks import now_ms as _now_ms
 from .config import Settings
 from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import ServiceError
@@ -178,7 +180,8 @@ async def game_types(request: Request) -> Response:
                         "applies_when": dict(o.applies_when) if o.applies_when else None,
                     }
                     for o in t.game.option_specs
-                ],
+                ]
+                + [dict(o) for o in PLATFORM_OPTIONS],
                 "bots": sorted({"random", *t.bots}),
                 "default_bot": t.bot(None).name,
             }
@@ -464,6 +467,7 @@ async def view_at(request: Request) -> Response:
             "view": view,
             "to_act": to_act,
             "legal": legal_for(rec, seat) if version == rec.version else [],
+            "table": request.app.state.clocks.wire(rec) if version == rec.version else None,
         }
     )
 
@@ -535,11 +539,13 @@ def create_app(
     registry: Registry | None = None,
     store: EventStore | None = None,
     data_lock: DataFolderLock | None = None,
+    now: Callable[[], int] | None = None,
 ) -> Starlette:
     """The app. With no ``store`` it connects to ``settings.redis_url``, or (None) starts an
     embedded Redis on ``settings.data_dir``, holding that folder's lock: ``data_lock`` if
     the caller took it already (``cloister serve`` does, before binding its port), else
-    one taken here, so two servers never share one folder's Redis data."""
+    one taken here, so two servers never share one folder's Redis data. ``now`` is the
+    clocks' time source (milliseconds since the epoch; tests pass their own)."""
     settings = settings or Settings.from_env()
     registry = registry if registry is not None else default_registry()
 
@@ -569,6 +575,8 @@ def create_app(
             own_store = RedisStore(url, settings.key_prefix)
         service = GameService(own_store, registry)
         hub = Hub(service)
+        clocks = ClockKeeper(service, now or _now_ms, settings.clock_tick)
+        hub.table = clocks.wire
         bots = BotRunner(service, settings.bot_delay)
         app.state.settings = settings
         app.state.registry = registry
@@ -576,15 +584,18 @@ def create_app(
         app.state.service = service
         app.state.hub = hub
         app.state.bots = bots
+        app.state.clocks = clocks
         app.state.glossaries = {}
         tasks = [
             asyncio.create_task(hub.follow_doorbells()),
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
+            asyncio.create_task(clocks.run()),
         ]
         try:
             yield
         finally:
             await bots.close()
+            await clocks.close()
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

@@ -43,6 +43,10 @@ GAME_CREATED = PLATFORM + "GameCreated"
 SEAT_TAKEN = PLATFORM + "SeatTaken"
 GAME_STARTED = PLATFORM + "GameStarted"
 CHAT = PLATFORM + "Chat"
+COMMAND_ACCEPTED = PLATFORM + "CommandAccepted"
+SEAT_HANDED = PLATFORM + "SeatHandedToBot"
+"""A bot stands in for a person's seat (clock ran out, away, left): ``server.clocks``."""
+SEAT_RETAKEN = PLATFORM + "SeatRetaken"
 MAX_CONFLICT_RETRIES = 8
 
 
@@ -53,6 +57,8 @@ BOT_SUFFIX = " (bot)"
 class SeatInfo:
     name: str
     bot: str | None = None
+    stand_in: str | None = None
+    """The bot level playing for this person's seat while they are away (``server.clocks``)."""
 
     @property
     def log_name(self) -> str:
@@ -170,6 +176,7 @@ class GameRecord:
                     "taken": s is not None,
                     "name": s.name if s else None,
                     "bot": s.bot if s else None,
+                    "stand_in": s.stand_in if s else None,
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -237,8 +244,27 @@ def bot_name(rec: GameRecord, seat: int, taken: set[str] | None = None) -> str:
     return rec.labels[seat] + BOT_SUFFIX  # more bots than names: the seat's own label
 
 
+def _seat_event(rec: GameRecord, type_: str, data: dict[str, Any]) -> None:
+    seat = data["seat"]
+    if type_ == SEAT_TAKEN:
+        rec.seats[seat] = SeatInfo(data["name"], data.get("bot"))
+    elif (info := rec.seats[seat]) is not None:
+        rec.seats[seat] = attrs.evolve(info, stand_in=data["bot"] if type_ == SEAT_HANDED else None)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def checked_options(game: Any, options: dict[str, Any] | None) -> dict[str, Any]:
+    """A game's options checked: its own (defaults filled in) and the platform's."""
+    from .clocks import split_options
+
+    own, platform = split_options(options)
+    try:
+        return {**validate_options(game, own), **platform}
+    except DomainError as exc:
+        raise ServiceError(exc.code, exc.message) from None
 
 
 class GameService:
@@ -338,9 +364,8 @@ class GameService:
         codec = rec.codec
         rec.log.extend([LogEntry(v, t, d, _UNDECODED, codec, s) for v, t, s, _, _, d in prefix])
         for entry in rec.log:
-            if entry.type == SEAT_TAKEN:
-                data = entry.data
-                rec.seats[data["seat"]] = SeatInfo(data["name"], data.get("bot"))
+            if entry.type in (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN):
+                _seat_event(rec, entry.type, entry.data)
         rec.uuids.update((r[0], r[3]) for r in prefix)
         rec.commands.update((r[4], r[0]) for r in prefix)
         rec.state, rec.version, rec.chain = state, snap.version, chain
@@ -419,8 +444,8 @@ class GameService:
     def _apply_one(
         self, rec: GameRecord, version: int, type_: str, data: dict[str, Any], event: Any, uid: str
     ) -> LogEntry:
-        if type_ == SEAT_TAKEN:
-            rec.seats[data["seat"]] = SeatInfo(data["name"], data.get("bot"))
+        if type_ in (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN):
+            _seat_event(rec, type_, data)
         elif type_ == GAME_STARTED:
             rec.state = rec.game.initial_state(rec.options)
         elif event is not None:
@@ -485,13 +510,23 @@ class GameService:
                 self.stats["conflicts"] += 1
         raise ServiceError("conflict", "the game changed too often while deciding; retry", 409)
 
+    async def append_platform(
+        self,
+        rec: GameRecord,
+        command_id: str,
+        decide: Callable[
+            [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
+        ],
+    ) -> tuple[int, bool]:
+        """Append platform events (``cloister.*``) decided on the current record, with the
+        same expected-version rule as commands (``server.clocks`` hands seats over so)."""
+        return await self._execute(rec, command_id, decide)
+
     def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
-        """The game type's options with defaults filled in, or ServiceError."""
+        """The game type's options with defaults filled in, or ServiceError; the platform's
+        own options (``clock``, ``absent``: ``server.clocks``) are checked there."""
         gtype = self.game_type(type_name)
-        try:
-            return validate_options(gtype.game, options)
-        except DomainError as exc:
-            raise ServiceError(exc.code, exc.message) from None
+        return checked_options(gtype.game, options)
 
     def game_type(self, type_name: str) -> GameType:
         """The registered type, or ServiceError ``unknown_game_type`` listing the types."""
@@ -603,7 +638,7 @@ class GameService:
         game_id = "g-" + uuid.uuid4().hex[:12]
         try:
             rec = self._record(game_id, created, secrets.token_hex(16))
-            validate_options(gtype.game, rec.options)
+            checked_options(gtype.game, rec.options)
             probe = self._record(game_id, created, "")
             batch = []
             for i, e in enumerate(events, 1):
@@ -627,6 +662,9 @@ class GameService:
                     GAME_CREATED,
                     SEAT_TAKEN,
                     GAME_STARTED,
+                    SEAT_HANDED,
+                    SEAT_RETAKEN,
+                    PLATFORM + "ClockExpired",
                 ):
                     raise ValueError(f"event {i}: unknown platform event {type_}")
                 self._apply_one(probe, i, type_, data, obj, "")  # raises on a bad log

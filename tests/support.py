@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import httpx
@@ -48,11 +48,18 @@ def uvicorn_config(app: Any, port: int) -> uvicorn.Config:
 
 
 @contextlib.contextmanager
-def running_server(prefix: str, registry: Registry | None = None, **settings: Any) -> Iterator[str]:
-    """A real server on a free port in a background thread; yields its base URL."""
+def running_server(
+    prefix: str,
+    registry: Registry | None = None,
+    now: Callable[[], int] | None = None,
+    **settings: Any,
+) -> Iterator[str]:
+    """A real server on a free port in a background thread; yields its base URL.
+
+    ``now``: the clocks' time source (milliseconds since the epoch)."""
     port = free_port()
     cfg = Settings(redis_url=REDIS_URL, key_prefix=prefix, **settings)
-    server = uvicorn.Server(uvicorn_config(create_app(cfg, registry), port))
+    server = uvicorn.Server(uvicorn_config(create_app(cfg, registry, now=now), port))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
