@@ -52,6 +52,7 @@ from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import ServiceError
 from .games import GameRecord, GameService, SeatClaim
 from .hub import Hub, legal_for, wire_events
+from .limits import BodyLimit
 from .openapi import Operation, Query, openapi, operation
 from .store.base import EventStore
 from .ws import RawSend, game_socket
@@ -91,7 +92,7 @@ async def _json_body(request: Request, limit: int) -> Any:
 async def _decode(request: Request, cls: type[T], limit: int | None = None) -> T:
     """The body as a ``protocol.http`` request class (strict: wrong types and unknown
     fields are refused with ``bad_request`` naming the field)."""
-    raw = await _json_body(request, limit or request.app.state.settings.max_message_bytes)
+    raw = await _json_body(request, limit or request.app.state.settings.max_body_bytes)
     try:
         return decode_request(raw, cls)
     except RequestError as exc:
@@ -287,10 +288,6 @@ async def play_now(request: Request) -> Response:
     )
 
 
-IMPORT_LIMIT = 64 << 20
-"""A whole game's log: far larger than any message, still bounded."""
-
-
 @endpoint(
     Operation(
         "Create a new game from a finished game's full log",
@@ -300,7 +297,7 @@ IMPORT_LIMIT = 64 << 20
     )
 )
 async def import_game(request: Request) -> Response:
-    body = await _decode(request, ImportLog, IMPORT_LIMIT)
+    body = await _decode(request, ImportLog, request.app.state.settings.max_import_bytes)
     rec = await _service(request).import_log(body.events)
     return ORJSONResponse(rec.summary(), 201)
 
@@ -618,7 +615,15 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(RawSend)],
+        middleware=[
+            # Body limits first: nothing behind them sees a byte over the limit.
+            Middleware(
+                BodyLimit,
+                default=settings.max_body_bytes,
+                per_path={"/api/games/import": settings.max_import_bytes},
+            ),
+            Middleware(RawSend),
+        ],
         exception_handlers={HTTPException: http_error},
     )
     app.state.openapi = None
