@@ -53,6 +53,7 @@ from .errors import ServiceError
 from .games import GameRecord, GameService, SeatClaim
 from .hub import Hub, legal_for, wire_events
 from .limits import BodyLimit
+from .lobby import STATUSES, Lobby, lobby_for
 from .openapi import Operation, Query, openapi, operation
 from .store.base import EventStore
 from .ws import RawSend, game_socket
@@ -302,12 +303,12 @@ async def import_game(request: Request) -> Response:
     return ORJSONResponse(rec.summary(), 201)
 
 
-STATUSES = ("open", "running", "finished")
+LIST_LIMIT, LIST_MAX = 500, 1000
 
 
 @endpoint(
     Operation(
-        "List games (at most 500), newest first",
+        "List games (500 unless limit says otherwise), newest first",
         {200: GameList},
         query=(
             Query(
@@ -315,25 +316,28 @@ STATUSES = ("open", "running", "finished")
                 {"enum": list(STATUSES)},
                 "only games in this status (open: seats free; running; finished)",
             ),
+            Query(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": LIST_MAX},
+                f"at most this many games (default {LIST_LIMIT})",
+            ),
         ),
     )
 )
 async def list_games(request: Request) -> Response:
-    service = _service(request)
+    """Served from the lobby projection (``server.lobby``): no game is loaded."""
     wanted = request.query_params.get("status")
     if wanted is not None and wanted not in STATUSES:
         raise ServiceError(
             "bad_request", f"'status' must be one of {', '.join(STATUSES)}, not {wanted!r}"
         )
-    out = []
-    for gid in (await service.store.game_ids())[:500]:
-        try:
-            rec = await service.load(gid)
-        except ServiceError:
-            continue
-        if wanted is None or rec.status == wanted:
-            out.append(rec.summary())
-    return ORJSONResponse({"games": out})
+    limit = _int_param(request, "limit", LIST_LIMIT)
+    if not 1 <= limit <= LIST_MAX:
+        raise ServiceError("bad_request", f"'limit' must be 1 to {LIST_MAX}, not {limit}")
+    lobby: Lobby = request.app.state.lobby
+    await lobby.flush()  # this process's own latest appends first
+    blobs = await lobby.listing(wanted, limit)
+    return Response(b'{"games":[' + b",".join(blobs) + b"]}", media_type="application/json")
 
 
 @endpoint(Operation("One game's summary", {200: GameSummary}, errors=()))
@@ -527,6 +531,13 @@ def _web_dir() -> Path | None:
     return path if (path / "index.html").exists() else None
 
 
+async def _backfill(lobby: Lobby, service: GameService) -> None:
+    try:
+        await lobby.backfill(service)
+    except Exception:  # the next start scans again
+        log.exception("lobby scan failed")
+
+
 def create_app(
     settings: Settings | None = None,
     registry: Registry | None = None,
@@ -567,21 +578,27 @@ def create_app(
         service = GameService(own_store, registry)
         hub = Hub(service)
         bots = BotRunner(service, settings.bot_delay)
+        lobby = lobby_for(own_store)
+        service.listeners.append(lobby.on_entries)
         app.state.settings = settings
         app.state.registry = registry
         app.state.store = own_store
         app.state.service = service
         app.state.hub = hub
         app.state.bots = bots
+        app.state.lobby = lobby
         app.state.glossaries = {}
         tasks = [
             asyncio.create_task(hub.follow_doorbells()),
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
+            asyncio.create_task(lobby.run()),
+            asyncio.create_task(_backfill(lobby, service)),
         ]
         try:
             yield
         finally:
             await bots.close()
+            await lobby.close()
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
