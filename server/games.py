@@ -27,7 +27,7 @@ import orjson
 
 from domain import Context, DomainError, GameType, Registry, RuleViolation
 from domain.errors import IllegalCommand
-from domain.game import validate_options
+from domain.game import fold, validate_options
 from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
@@ -43,6 +43,11 @@ GAME_CREATED = PLATFORM + "GameCreated"
 SEAT_TAKEN = PLATFORM + "SeatTaken"
 GAME_STARTED = PLATFORM + "GameStarted"
 CHAT = PLATFORM + "Chat"
+COMMAND_ACCEPTED = PLATFORM + "CommandAccepted"
+"""Every accepted command (seat, command, id, time), appended just before its events."""
+SEED_REVEALED = PLATFORM + "SeedRevealed"
+"""The game's seed, appended with the events that end the game (``server.fairness``)."""
+SEED_HASH = "sha256"
 MAX_CONFLICT_RETRIES = 8
 
 
@@ -239,6 +244,18 @@ def bot_name(rec: GameRecord, seat: int, taken: set[str] | None = None) -> str:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seed_commitment(seed: str) -> dict[str, str]:
+    """What the public ``cloister.GameCreated`` says of the secret seed: its SHA-256 digest
+    (of the seed's UTF-8 bytes), so that once ``cloister.SeedRevealed`` shows the seed
+    anyone can check it is the one the game was created with."""
+    return {"hash": SEED_HASH, "digest": hashlib.sha256(seed.encode()).hexdigest()}
+
+
+def now_ms() -> int:
+    """The server time a platform event is decided at: integer ms since the Unix epoch."""
+    return time.time_ns() // 1_000_000
 
 
 class GameService:
@@ -537,7 +554,13 @@ class GameService:
                     raise ServiceError("unknown_bot", str(exc.args[0])) from None
         game_id = "g-" + uuid.uuid4().hex[:12]
         seed = seed or secrets.token_hex(16)
-        data = {"type": type_name, "options": opts, "labels": labels, "created": time.time()}
+        data = {
+            "type": type_name,
+            "options": opts,
+            "labels": labels,
+            "created": time.time(),
+            "seed_commitment": seed_commitment(seed),
+        }
         tokens = [None if c.bot else secrets.token_urlsafe(24) for c in claims]
         rec = self._record(game_id, data, seed)
         self.games[game_id] = rec
@@ -627,6 +650,8 @@ class GameService:
                     GAME_CREATED,
                     SEAT_TAKEN,
                     GAME_STARTED,
+                    COMMAND_ACCEPTED,
+                    SEED_REVEALED,
                 ):
                     raise ValueError(f"event {i}: unknown platform event {type_}")
                 self._apply_one(probe, i, type_, data, obj, "")  # raises on a bad log
@@ -737,7 +762,20 @@ class GameService:
             events = r.game.decide(r.state, seat, command, ctx)
             if not events:
                 raise RuleViolation("that command would change nothing", code="no_effect")
-            return [(type(e).__name__, r.codec.encode_event(e), e) for e in events], {}
+            at = now_ms()
+            # The command as decided, next to the events it produced, so that the log can be
+            # re-decided (``cloister verify``); the seed follows the events that end the game.
+            accepted = {
+                "seat": seat,
+                "command": r.codec.encode_command(command),
+                "command_id": command_id,
+                "at": at,
+            }
+            out: list[tuple[str, dict[str, Any], Any]] = [(COMMAND_ACCEPTED, accepted, None)]
+            out.extend((type(e).__name__, r.codec.encode_event(e), e) for e in events)
+            if r.game.is_terminal(fold(r.game, r.state, events)):
+                out.append((SEED_REVEALED, {"seed": r.seed, "at": at}, None))
+            return out, {}
 
         self.stats["commands"] += 1
         try:
