@@ -29,8 +29,7 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -60,7 +59,6 @@ __all__ = [
     "TableClock",
     "absent_seconds",
     "clock_text",
-    "now_ms",
     "split_options",
 ]
 
@@ -112,11 +110,6 @@ PLATFORM_OPTIONS: tuple[dict[str, Any], ...] = (
 )
 """The options every game type has, on top of its own (``GET /api/game-types`` lists
 them after the game's). They are kept in a game's options only when not the default."""
-
-
-def now_ms() -> int:
-    """The server's time in the form of ``at``: integer milliseconds since the epoch."""
-    return time.time_ns() // 1_000_000
 
 
 @attrs.frozen
@@ -357,17 +350,16 @@ class ClockKeeper:
     """Watches the clocks and absences of every running game this node holds, and hands a
     seat to the game's best bot when its clock runs out or its player stays away.
 
-    ``now`` is the time source (tests pass their own and call :meth:`wake`). Presence is
-    shared between processes through the game's meta hash (``seen:<seat>``: the last time
-    a process saw the seat's player connected); each process refreshes it for the seats it
-    has connections of, every third of the game's ``absent`` time (at most every 30 s).
+    Its time source is the service's (``GameService.now``, the one ``at`` is stamped
+    with). Presence is shared between processes through the game's meta hash
+    (``seen:<seat>``: the last time a process saw the seat's player connected); each
+    process refreshes it for the seats it has connections of, every third of the game's
+    ``absent`` time (at most every 30 s).
     """
 
-    def __init__(
-        self, service: GameService, now: Callable[[], int] = now_ms, tick: float = 1.0
-    ) -> None:
+    def __init__(self, service: GameService, tick: float = 1.0) -> None:
         self.service = service
-        self.now = now
+        self.now = service.now
         self.tick = tick
         self.tables: dict[str, TableClock] = {}
         self.local: dict[tuple[str, int], int] = {}
@@ -379,6 +371,8 @@ class ClockKeeper:
         self._wake = asyncio.Event()
         self._busy: set[tuple[str, int]] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._handed: set[str] = set()
+        """Games where a bot stood in for somebody: their messages keep a ``table``."""
         self._since: dict[tuple[str, int], int] = {}
         """(game, seat) -> the game's start or the seat's last retake (from the log)."""
         service.listeners.append(self.on_entries)
@@ -388,6 +382,8 @@ class ClockKeeper:
         self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
     ) -> None:
         for e in entries:
+            if e.type == SEAT_HANDED:
+                self._handed.add(rec.id)
             if e.type in (GAME_STARTED, SEAT_RETAKEN):
                 at = stamp(e)
                 for seat in range(len(rec.seats)):
@@ -417,7 +413,9 @@ class ClockKeeper:
         """The ``table`` field of welcome and update messages (None: nothing to show)."""
         stood = [s.stand_in if s is not None else None for s in rec.seats]
         table = self.table(rec) if not rec.terminal else None
-        if table is None and not any(stood):
+        if any(stood):
+            self._handed.add(rec.id)
+        if table is None and rec.id not in self._handed:
             return None
         now = self.now()
         seats = []
@@ -495,7 +493,7 @@ class ClockKeeper:
         for gid, seat in self.local:
             by_game.setdefault(gid, []).append(seat)
         for gid, seats in by_game.items():
-            rec = self.service.games.get(gid)
+            rec = self._peek(gid)
             if rec is None or rec.state is None or rec.terminal:
                 continue
             interval = _interval(rec)
@@ -503,6 +501,12 @@ class ClockKeeper:
             if now - wrote >= interval:
                 self._refreshed[gid] = (now, self._refreshed.get(gid, (0, 0))[1])
                 await self._write_seen(gid, seats)
+
+    def _peek(self, game_id: str) -> GameRecord | None:
+        """The record if this node holds it, without counting as a use of the cache."""
+        games = self.service.games
+        peek = getattr(games, "peek", None)
+        return peek(game_id) if peek is not None else games.get(game_id)
 
     # -- acting -------------------------------------------------------------------------------
     def wake(self) -> None:
@@ -533,14 +537,16 @@ class ClockKeeper:
         now = self.now()
         due: list[tuple[GameRecord, int, str]] = []
         for gid, table in list(self.tables.items()):
-            rec = self.service.games.get(gid)
-            if rec is None:
+            rec = self._peek(gid)
+            if rec is None:  # dropped from this node's cache: folded again when loaded
+                del self.tables[gid]
                 continue
             for deadline, seat in table.due():
                 if deadline <= now:
                     due.append((rec, seat, "clock"))
-        for rec in list(self.service.games.values()):
-            if rec.state is None or rec.terminal:
+        for gid in list(self.service.games):
+            rec = self._peek(gid)
+            if rec is None or rec.state is None or rec.terminal:
                 continue
             limit = absent_seconds(rec.options) * 1000
             for seat in rec.to_act():

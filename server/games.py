@@ -27,7 +27,7 @@ import orjson
 
 from domain import Context, DomainError, GameType, Registry, RuleViolation
 from domain.errors import IllegalCommand
-from domain.game import validate_options
+from domain.game import fold, validate_options
 from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
@@ -44,6 +44,10 @@ SEAT_TAKEN = PLATFORM + "SeatTaken"
 GAME_STARTED = PLATFORM + "GameStarted"
 CHAT = PLATFORM + "Chat"
 COMMAND_ACCEPTED = PLATFORM + "CommandAccepted"
+"""Every accepted command (seat, command, id, time), appended just before its events."""
+SEED_REVEALED = PLATFORM + "SeedRevealed"
+"""The game's seed, appended with the events that end the game (``server.fairness``)."""
+SEED_HASH = "sha256"
 SEAT_HANDED = PLATFORM + "SeatHandedToBot"
 """A bot stands in for a person's seat (clock ran out, away, left): ``server.clocks``."""
 SEAT_RETAKEN = PLATFORM + "SeatRetaken"
@@ -256,6 +260,18 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def seed_commitment(seed: str) -> dict[str, str]:
+    """What the public ``cloister.GameCreated`` says of the secret seed: its SHA-256 digest
+    (of the seed's UTF-8 bytes), so that once ``cloister.SeedRevealed`` shows the seed
+    anyone can check it is the one the game was created with."""
+    return {"hash": SEED_HASH, "digest": hashlib.sha256(seed.encode()).hexdigest()}
+
+
+def now_ms() -> int:
+    """The server time a platform event is decided at: integer ms since the Unix epoch."""
+    return time.time_ns() // 1_000_000
+
+
 def checked_options(game: Any, options: dict[str, Any] | None) -> dict[str, Any]:
     """A game's options checked: its own (defaults filled in) and the platform's."""
     from .clocks import split_options
@@ -274,6 +290,8 @@ class GameService:
         self.games: dict[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
+        self.now: Callable[[], int] = now_ms
+        """The time platform events are stamped with (``at``); tests move their own."""
         # One codec per game type (``GameCodec.for_game`` keeps them per process):
         # building a cattrs converter generates code, which cost a sixth of the server's
         # CPU when it was done per game.
@@ -572,7 +590,13 @@ class GameService:
                     raise ServiceError("unknown_bot", str(exc.args[0])) from None
         game_id = "g-" + uuid.uuid4().hex[:12]
         seed = seed or secrets.token_hex(16)
-        data = {"type": type_name, "options": opts, "labels": labels, "created": time.time()}
+        data = {
+            "type": type_name,
+            "options": opts,
+            "labels": labels,
+            "created": self.now() / 1000,
+            "seed_commitment": seed_commitment(seed),
+        }
         tokens = [None if c.bot else secrets.token_urlsafe(24) for c in claims]
         rec = self._record(game_id, data, seed)
         self.games[game_id] = rec
@@ -618,7 +642,8 @@ class GameService:
 
     def _start_events(self, r: GameRecord, version: int) -> list[tuple[str, dict[str, Any], Any]]:
         """GameStarted and the set-up, dealt from the seed and ``version``."""
-        events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {}, None)]
+        # ``at``: when the game began, where clocks and absences start (``server.clocks``).
+        events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {"at": self.now()}, None)]
         state = r.game.initial_state(r.options)
         ctx = Context.for_version(r.seed, version)
         for e in r.game.setup(state, ctx):
@@ -665,6 +690,8 @@ class GameService:
                     SEAT_HANDED,
                     SEAT_RETAKEN,
                     PLATFORM + "ClockExpired",
+                    COMMAND_ACCEPTED,
+                    SEED_REVEALED,
                 ):
                     raise ValueError(f"event {i}: unknown platform event {type_}")
                 self._apply_one(probe, i, type_, data, obj, "")  # raises on a bad log
@@ -775,7 +802,20 @@ class GameService:
             events = r.game.decide(r.state, seat, command, ctx)
             if not events:
                 raise RuleViolation("that command would change nothing", code="no_effect")
-            return [(type(e).__name__, r.codec.encode_event(e), e) for e in events], {}
+            at = self.now()
+            # The command as decided, next to the events it produced, so that the log can be
+            # re-decided (``cloister verify``); the seed follows the events that end the game.
+            accepted = {
+                "seat": seat,
+                "command": r.codec.encode_command(command),
+                "command_id": command_id,
+                "at": at,
+            }
+            out: list[tuple[str, dict[str, Any], Any]] = [(COMMAND_ACCEPTED, accepted, None)]
+            out.extend((type(e).__name__, r.codec.encode_event(e), e) for e in events)
+            if r.game.is_terminal(fold(r.game, r.state, events)):
+                out.append((SEED_REVEALED, {"seed": r.seed, "at": at}, None))
+            return out, {}
 
         self.stats["commands"] += 1
         try:

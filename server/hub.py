@@ -36,7 +36,7 @@ from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
 from protocol.legal import compact_legal
 
-from .games import PLATFORM, GameRecord, GameService, LogEntry
+from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
 
 __all__ = ["Connection", "Hub", "Projection", "legal_for", "wire_events"]
 
@@ -123,7 +123,12 @@ def _wire_dicts(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> lis
     for e in entries:
         if e.event is None:
             text = platform_text(rec, e, names)
-            out.append({"version": e.version, "type": e.type, "data": e.data, "text": text})
+            data = e.data
+            if e.type == COMMAND_ACCEPTED and not viewer.sees_seat(data["seat"]):
+                # A command can carry a choice still secret (a face-down pick): others
+                # learn only who acted, and when.
+                data = {"seat": data["seat"], "at": data["at"]}
+            out.append({"version": e.version, "type": e.type, "data": data, "text": text})
             continue
         red = game.redact(e.event, viewer)
         if red is None:
@@ -159,6 +164,14 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
         return f"A new game of {rec.game.title}"
     if kind == "Chat":
         return f"{names.seat(e.data['seat'])} says: {e.data['text']}"
+    if kind == "SeedRevealed":
+        return (
+            "The random seed is revealed: anyone can now check every shuffle, draw and "
+            "roll against the promise made when the game was created"
+        )
+    if kind == "CommandAccepted":
+        # What the move was, the events it produced tell right after, in the rulebook's words.
+        return f"{names.seat(e.data['seat'])} makes a move"
     from .clocks import clock_text
 
     return clock_text(rec, e, names)

@@ -6,6 +6,7 @@ server's clock keeper reads it, so no test waits for a clock to run down."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -50,10 +51,8 @@ async def until(p: Player, check: Callable[[], Any], timeout: float = 15) -> Any
     while not (result := check()):
         left = deadline - time.monotonic()
         assert left > 0, f"timed out; last messages: {p.received[-3:]}"
-        try:
+        with contextlib.suppress(TimeoutError):
             await p.recv(min(left, 0.2))
-        except TimeoutError:
-            pass
     return result
 
 
@@ -154,7 +153,7 @@ async def test_move_clock_runs_out_and_the_best_bot_plays_on(key_prefix: str) ->
 async def test_fischer_bank_spends_gains_and_runs_out(key_prefix: str) -> None:
     now = FakeTime()
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
-        gid, (p0, p1) = await _table(base, {"clock": "fischer:1+5"})
+        _, (p0, p1) = await _table(base, {"clock": "fischer:1+5"})
         assert table_of(p0)["seats"][0]["remaining"] == 60_000  # type: ignore[index]
         now.advance(10)
         await p0.command({"type": "Draw"})
@@ -177,7 +176,7 @@ async def test_in_a_simultaneous_phase_every_seat_still_to_act_has_a_running_clo
 ) -> None:
     now = FakeTime()
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
-        gid, (p0, p1) = await _table(base, {"clock": "move:30"})
+        _, (p0, p1) = await _table(base, {"clock": "move:30"})
         await p0.command({"type": "Draw"})
         await until(p1, lambda: p1.version == p0.version)
         await p1.command({"type": "Draw"})
@@ -263,7 +262,7 @@ async def test_a_player_away_longer_than_absent_is_replaced_by_a_bot(key_prefix:
 async def test_connected_players_are_not_absent(key_prefix: str) -> None:
     now = FakeTime()
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
-        gid, (p0, p1) = await _table(base, {"absent": 5})
+        _, (p0, p1) = await _table(base, {"absent": 5})
         now.advance(60)  # seat 0 thinks for a minute, connected
         await asyncio.sleep(0.5)
         await p0.command({"type": "Draw"})
@@ -295,3 +294,31 @@ async def test_clocks_go_on_from_the_log_after_a_restart(key_prefix: str) -> Non
         handed = await until(watcher, lambda: events_of(watcher, "cloister.SeatHandedToBot"))
         assert handed[0]["data"]["seat"] == 1 and handed[0]["data"]["at"] == now.ms
         await watcher.close()
+
+
+# -- two processes ----------------------------------------------------------------------------
+async def test_with_two_processes_exactly_one_appends_each_timeout(key_prefix: str) -> None:
+    from tests.test_multiprocess import start_node
+
+    nodes = [start_node(key_prefix), start_node(key_prefix)]
+    try:
+        (_, base_a), (_, base_b) = nodes
+        async with http(base_a) as c:
+            gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:1"})
+        # both processes hold the game and watch its clocks; nobody plays
+        watchers = [Player(base_a, gid), Player(base_b, gid)]
+        for w in watchers:
+            await w.connect()
+        await until(watchers[1], lambda: watchers[1].status == "finished", timeout=30)
+        async with http(base_b) as c:
+            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+        expired = [e["data"]["seat"] for e in log if e["type"] == "cloister.ClockExpired"]
+        handed = [e["data"]["seat"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
+        assert sorted(expired) == sorted(handed) == [0, 1]  # once each, by one process
+        assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+        for w in watchers:
+            await w.close()
+    finally:
+        for proc, _ in nodes:
+            proc.terminate()
+            proc.wait(10)
