@@ -47,6 +47,7 @@ from protocol.http import (
 
 from . import metrics
 from .bots import BotRunner
+from .cache import GameCache
 from .config import Settings
 from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import ServiceError
@@ -538,6 +539,13 @@ async def _backfill(lobby: Lobby, service: GameService) -> None:
         log.exception("lobby scan failed")
 
 
+async def _trim(cache: GameCache, interval: float) -> None:
+    """Games grow while cached: re-check the cache's memory bound now and then."""
+    while True:
+        await asyncio.sleep(interval)
+        cache.trim()
+
+
 def create_app(
     settings: Settings | None = None,
     registry: Registry | None = None,
@@ -578,6 +586,14 @@ def create_app(
         service = GameService(own_store, registry)
         hub = Hub(service)
         bots = BotRunner(service, settings.bot_delay)
+        service.games = GameCache(
+            settings.cache_games,
+            settings.cache_bytes,
+            # Never dropped while played here: a game would be held twice by one process.
+            in_use=lambda gid, rec: (
+                bool(hub.connections.get(gid)) or bots.busy(gid, len(rec.seats))
+            ),
+        )
         lobby = lobby_for(own_store)
         service.listeners.append(lobby.on_entries)
         app.state.settings = settings
@@ -593,6 +609,7 @@ def create_app(
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
             asyncio.create_task(lobby.run()),
             asyncio.create_task(_backfill(lobby, service)),
+            asyncio.create_task(_trim(service.games, settings.reconcile_seconds)),
         ]
         try:
             yield

@@ -66,6 +66,10 @@ class BotRunner:
         if not self._closed and rec.version != start:
             self.on_entries(rec, [])
 
+    def busy(self, game_id: str, seats: int) -> bool:
+        """Is a move of one of the game's bots pending (the cache keeps such a game)?"""
+        return bool(self._pending) and any((game_id, s) in self._pending for s in range(seats))
+
     async def close(self) -> None:
         self._closed = True
         for task in list(self._pending.values()):
