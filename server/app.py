@@ -79,8 +79,7 @@ def _error(exc: ServiceError, headers: dict[str, str] | None = None) -> Response
     return ORJSONResponse(body, exc.status, headers=headers)
 
 
-async def _json_body(request: Request, limit: int) -> Any:
-    raw = await request.body()
+def _json(raw: bytes, limit: int) -> Any:
     if len(raw) > limit:
         raise ServiceError("too_large", f"the body is limited to {limit} bytes", 413)
     if not raw:
@@ -94,9 +93,12 @@ async def _json_body(request: Request, limit: int) -> Any:
 async def _decode(request: Request, cls: type[T], limit: int | None = None) -> T:
     """The body as a ``protocol.http`` request class (strict: wrong types and unknown
     fields are refused with ``bad_request`` naming the field)."""
-    raw = await _json_body(request, limit or request.app.state.settings.max_body_bytes)
+    return _parse(await request.body(), cls, limit or request.app.state.settings.max_body_bytes)
+
+
+def _parse(raw: bytes, cls: type[T], limit: int) -> T:
     try:
-        return decode_request(raw, cls)
+        return decode_request(_json(raw, limit), cls)
     except RequestError as exc:
         raise ServiceError("bad_request", exc.message) from None
 
@@ -299,7 +301,10 @@ async def play_now(request: Request) -> Response:
     )
 )
 async def import_game(request: Request) -> Response:
-    body = await _decode(request, ImportLog, request.app.state.settings.max_import_bytes)
+    limit = request.app.state.settings.max_import_bytes
+    raw = await request.body()  # counted while it streams in (``BodyLimit``)
+    # Parsed and re-decided in worker threads: the loop keeps serving everyone else.
+    body = await asyncio.to_thread(_parse, raw, ImportLog, limit)
     rec = await _service(request).import_log(body.events)
     return ORJSONResponse(rec.summary(), 201)
 

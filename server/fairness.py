@@ -148,8 +148,7 @@ class _Replay:
         v = self.i + 1
         if self.i >= len(self.log):
             raise Mismatch(
-                f"version {v}: the rules produce {_show(type_, data)}, but the log ends "
-                "before it",
+                f"version {v}: the rules produce {_show(type_, data)}, but the log ends before it",
                 v,
             )
         found_type, found = self._event(self.i)
@@ -245,9 +244,7 @@ class _Replay:
                         gtype.bot(bot)
                     except KeyError as exc:
                         raise Mismatch(f"version {v}: {exc.args[0]}", v) from None
-                    allowed = {b + BOT_SUFFIX for b in game.bot_names} | {
-                        labels[seat] + BOT_SUFFIX
-                    }
+                    allowed = {b + BOT_SUFFIX for b in game.bot_names} | {labels[seat] + BOT_SUFFIX}
                     if name not in allowed or name in seats:
                         raise Mismatch(
                             f"version {v}: a bot is named by the server from the game's "

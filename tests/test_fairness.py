@@ -10,6 +10,7 @@ import orjson
 import pytest
 
 from domain import REVIEW, SPECTATOR, Rng, default_registry, seat_viewer
+from server.fairness import Mismatch, Unfinished, Unverifiable, replay
 from server.games import (
     COMMAND_ACCEPTED,
     GAME_CREATED,
@@ -102,3 +103,23 @@ async def test_only_the_acting_seat_and_the_review_see_the_command(
     assert seen(REVIEW) == entry.data
     for viewer in (SPECTATOR, seat_viewer(other)):
         assert seen(viewer) == {"seat": seat, "at": entry.data["at"]}
+
+
+def exported(rec: GameRecord) -> list[dict[str, Any]]:
+    """The log as ``cloister export`` writes it (the review audience's events)."""
+    return [
+        {"version": w.version, "type": w.type, "data": orjson.loads(orjson.dumps(w.data))}
+        for w in wire_events(rec, rec.log, REVIEW)
+    ]
+
+
+@pytest.mark.parametrize("type_name", sorted(default_registry()))
+async def test_a_finished_game_re_decides_exactly(redis_store: RedisStore, type_name: str) -> None:
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, type_name, f"seed-{type_name}")
+    events = exported(rec)
+    replayed = replay(svc.registry, events)
+    assert replayed.seed == f"seed-{type_name}"
+    assert replayed.commands == sum(e["type"] == COMMAND_ACCEPTED for e in events)
+    assert [(t, d) for t, d, _ in replayed.events] == [(e["type"], e["data"]) for e in events]
+    assert replayed.state == rec.state
