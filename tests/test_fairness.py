@@ -4,13 +4,16 @@ seed's reveal at the end, and what each audience sees of them."""
 from __future__ import annotations
 
 import hashlib
+import itertools
+from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
 from domain import REVIEW, SPECTATOR, Rng, default_registry, seat_viewer
-from server.fairness import Mismatch, Unfinished, Unverifiable, replay
+from server.errors import ServiceError
+from server.fairness import Mismatch, Unverifiable, replay
 from server.games import (
     COMMAND_ACCEPTED,
     GAME_CREATED,
@@ -20,6 +23,7 @@ from server.games import (
     SeatClaim,
 )
 from server.hub import wire_events
+from server.store.base import NewEvent
 from server.store.redis import RedisStore
 
 pytestmark = pytest.mark.redis
@@ -123,3 +127,163 @@ async def test_a_finished_game_re_decides_exactly(redis_store: RedisStore, type_
     assert replayed.commands == sum(e["type"] == COMMAND_ACCEPTED for e in events)
     assert [(t, d) for t, d, _ in replayed.events] == [(e["type"], e["data"]) for e in events]
     assert replayed.state == rec.state
+
+
+# -- imports are re-decided (item 5) --------------------------------------------------------
+def renumbered(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Versions made consistent again, so only re-deciding can catch the forgery."""
+    return [{**e, "version": i} for i, e in enumerate(events, 1)]
+
+
+def _first(events: list[dict[str, Any]], type_: str) -> int:
+    return next(i for i, e in enumerate(events) if e["type"] == type_)
+
+
+def _game_events(events: list[dict[str, Any]]) -> list[int]:
+    start = _first(events, COMMAND_ACCEPTED)
+    return [i for i, e in enumerate(events) if i > start and not e["type"].startswith("cloister.")]
+
+
+def _set(events: list[dict[str, Any]], i: int, **data: Any) -> list[dict[str, Any]]:
+    out = [dict(e) for e in events]
+    out[i] = {**out[i], "data": {**out[i]["data"], **data}}
+    return out
+
+
+def mutations(events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    cmd = _first(events, COMMAND_ACCEPTED)
+    seat = _first(events, "cloister.SeatTaken")
+    game = _game_events(events)
+    ended = _first(events, "GameEnded")
+    bot_seat = next(i for i, e in enumerate(events) if e["type"] == "cloister.SeatTaken")
+    return {
+        "command from seat -1": _set(events, cmd, seat=-1),
+        "seat taken as -1": _set(events, seat, seat=-1),
+        "a game event duplicated": renumbered(
+            [*events[: game[0] + 1], events[game[0]], *events[game[0] + 1 :]]
+        ),
+        "a game event dropped": renumbered(events[: game[0]] + events[game[0] + 1 :]),
+        "two events swapped": renumbered(
+            [*events[: game[0]], events[game[0] + 1], events[game[0]], *events[game[0] + 2 :]]
+        ),
+        "a command dropped": renumbered(events[:cmd] + events[cmd + 1 :]),
+        "forged scores": _set(events, ended, scores=[99] * len(events[ended]["data"]["scores"])),
+        "a second GameCreated": renumbered([*events[:3], events[0], *events[3:]]),
+        "a 200,000-character bot name": _set(events, bot_seat, name="B" * 200_000, bot="random"),
+        "another seed revealed": _set(events, len(events) - 1, seed="guess"),
+        "a forged commitment": _set(
+            events, 0, seed_commitment={"hash": "sha256", "digest": "0" * 64}
+        ),
+        "a command another seat made": _set(events, cmd, seat=1 - events[cmd]["data"]["seat"]),
+        "an event with no command": renumbered([*events[:-2], events[game[0]], *events[-2:]]),
+        "an unknown platform event": renumbered(
+            [*events[:cmd], {"type": "cloister.Nonsense", "data": {}}, *events[cmd:]]
+        ),
+        "the seed revealed early": renumbered([*events[:cmd], events[-1], *events[cmd:-1]]),
+        "versions out of order": [
+            {**e, "version": 3} if i == 4 else e for i, e in enumerate(events)
+        ],
+    }
+
+
+async def test_forged_logs_are_refused_naming_the_first_mismatch_and_none_is_stored(
+    redis_store: RedisStore,
+) -> None:
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, "high-card", "fair-and-square")
+    events = exported(rec)
+    stored = set(await redis_store.game_ids())
+    for name, bad in mutations(events).items():
+        with pytest.raises(Mismatch) as caught:
+            replay(svc.registry, bad)
+        assert caught.value.message.startswith(f"version {caught.value.version}: "), name
+        with pytest.raises(ServiceError) as refused:
+            await svc.import_log(bad)
+        assert refused.value.code == "import_mismatch", (name, refused.value.message)
+        assert refused.value.message == caught.value.message
+        assert len(refused.value.message) < 1000, name  # a 200,000-character name is not echoed
+    assert set(await redis_store.game_ids()) == stored
+    # The untouched log imports, as the same game with the revealed seed.
+    copy = await svc.import_log(events)
+    assert copy.terminal and copy.state == rec.state and copy.seed == "fair-and-square"
+
+
+async def test_a_forged_campus_galli_log_is_refused(redis_store: RedisStore) -> None:
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, "campus-galli")
+    events = exported(rec)
+    # Every game event changed in turn, a number in its data bumped: none is accepted.
+    forged = 0
+    for i in _game_events(events)[:40]:
+        data = events[i]["data"]
+        key = next((k for k, v in data.items() if isinstance(v, int) and k != "seat"), None)
+        if key is None:
+            continue
+        bad = _set(events, i, **{key: data[key] + 1})
+        with pytest.raises(ServiceError) as refused:
+            await svc.import_log(bad)
+        assert refused.value.code == "import_mismatch"
+        assert refused.value.message.startswith(f"version {i + 1}: the rules produce ")
+        forged += 1
+    assert forged >= 5
+    assert len(await redis_store.game_ids()) == 1
+
+
+async def test_unfinished_and_hidden_logs_are_refused(redis_store: RedisStore) -> None:
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, "high-card")
+    events = exported(rec)
+    for cut in (3, len(events) - 1, _first(events, COMMAND_ACCEPTED) + 2):
+        with pytest.raises(ServiceError) as refused:
+            await svc.import_log(events[:cut])
+        assert refused.value.code == "unfinished_log", cut
+    spectator = [
+        {"version": w.version, "type": w.type, "data": w.data}
+        for w in wire_events(rec, rec.log, SPECTATOR)
+    ]
+    with pytest.raises(ServiceError) as refused:
+        await svc.import_log(spectator)
+    assert refused.value.code in ("unverifiable_log", "import_mismatch")
+
+
+# -- logs written before this change (item 7) ------------------------------------------------
+OLD = Path(__file__).parent / "data" / "pre-fairness-streams.json"
+
+
+async def _write_old_stream(store: RedisStore, game_id: str, game: dict[str, Any]) -> None:
+    """The recorded stream, appended as the old server appended it (one append per command)."""
+    rows = game["stream"]
+    version, first = 0, True
+    for _, group in itertools.groupby(rows, key=lambda r: r["command_id"]):
+        batch = list(group)
+        new = [NewEvent(r["type"], r["data"], r["uuid"], r["schema"]) for r in batch]
+        meta = {"seed": game["seed"]} if first else None
+        result = await store.append(game_id, version, batch[0]["command_id"], new, meta)
+        assert result.status == "ok"
+        version, first = result.version, False
+
+
+@pytest.mark.parametrize("type_name", ["campus-galli", "high-card", "illumination"])
+async def test_logs_from_before_the_commitment_still_load_and_replay(
+    redis_store: RedisStore, type_name: str
+) -> None:
+    game = orjson.loads(OLD.read_bytes())["games"][type_name]
+    await _write_old_stream(redis_store, "g-old", game)
+    svc = GameService(redis_store, default_registry())
+    rec = await svc.load("g-old")
+    assert rec.terminal and rec.version == len(game["stream"])
+    assert not any(e.type == COMMAND_ACCEPTED for e in rec.log)
+    # Folded to the same state as the game's own fold of the events; every version replays.
+    events = exported(rec)
+    assert rec.state_at(rec.version) == rec.state
+    for v in range(0, rec.version + 1, max(1, rec.version // 10)):
+        state = rec.state_at(v)
+        if state is not None:
+            rec.game.view(state, REVIEW)
+    # Nothing to re-decide them from: said plainly, by verify and by import.
+    with pytest.raises(Unverifiable) as caught:
+        replay(svc.registry, events)
+    assert "before games committed to their seed" in caught.value.message
+    with pytest.raises(ServiceError) as refused:
+        await svc.import_log(events)
+    assert refused.value.code == "unverifiable_log"
