@@ -41,11 +41,12 @@ from protocol.http import (
     PlayNowReply,
     RequestError,
     SeatGranted,
+    VerifyReply,
     ViewReply,
     decode_request,
 )
 
-from . import metrics
+from . import fairness, metrics
 from .bots import BotRunner
 from .cache import GameCache
 from .config import Settings
@@ -307,6 +308,29 @@ async def import_game(request: Request) -> Response:
     body = await asyncio.to_thread(_parse, raw, ImportLog, limit)
     rec = await _service(request).import_log(body.events)
     return ORJSONResponse(rec.summary(), 201)
+
+
+@endpoint(
+    Operation(
+        "Re-decide a finished game from its revealed seed: is every event what the rules make?",
+        {200: VerifyReply},
+        errors=(409,),
+    )
+)
+async def verify_game(request: Request) -> Response:
+    rec = await _game(request)
+    if not rec.terminal:
+        raise ServiceError(
+            "game_not_finished",
+            "the seed is revealed only when the game ends: verify it then",
+            409,
+        )
+    events = [{"version": e.version, "type": e.type, "data": e.data} for e in rec.log]
+    try:
+        reply = await asyncio.to_thread(fairness.report, _service(request).registry, events)
+    except fairness.VerifyError as exc:
+        raise ServiceError("game_not_finished", exc.message, 409) from None
+    return ORJSONResponse(reply)
 
 
 LIST_LIMIT, LIST_MAX = 500, 1000
@@ -644,6 +668,7 @@ def create_app(
         Route("/api/games/{game_id}/bots", add_bot, methods=["POST"]),
         Route("/api/games/{game_id}/events", events),
         Route("/api/games/{game_id}/view", view_at),
+        Route("/api/games/{game_id}/verify", verify_game),
         WebSocketRoute("/api/games/{game_id}/ws", game_socket),
         Route("/api/openapi.json", openapi_document),
         Route("/metrics", prometheus),

@@ -13,7 +13,7 @@ import pytest
 
 from domain import REVIEW, SPECTATOR, Rng, default_registry, seat_viewer
 from server.errors import ServiceError
-from server.fairness import Mismatch, Unverifiable, replay
+from server.fairness import Mismatch, Unverifiable, replay, report
 from server.games import (
     COMMAND_ACCEPTED,
     GAME_CREATED,
@@ -25,6 +25,7 @@ from server.games import (
 from server.hub import wire_events
 from server.store.base import NewEvent
 from server.store.redis import RedisStore
+from tests.support import REDIS_URL
 
 pytestmark = pytest.mark.redis
 
@@ -127,6 +128,10 @@ async def test_a_finished_game_re_decides_exactly(redis_store: RedisStore, type_
     assert replayed.commands == sum(e["type"] == COMMAND_ACCEPTED for e in events)
     assert [(t, d) for t, d, _ in replayed.events] == [(e["type"], e["data"]) for e in events]
     assert replayed.state == rec.state
+    # The server's own record (what the verify route checks) re-decides just the same.
+    verdict = report(svc.registry, [{"type": e.type, "data": e.data} for e in rec.log])
+    assert verdict["verified"] is True, verdict
+    assert verdict["seed"] == f"seed-{type_name}" and verdict["commands"] == replayed.commands
 
 
 # -- imports are re-decided (item 5) --------------------------------------------------------
@@ -287,3 +292,68 @@ async def test_logs_from_before_the_commitment_still_load_and_replay(
     with pytest.raises(ServiceError) as refused:
         await svc.import_log(events)
     assert refused.value.code == "unverifiable_log"
+
+
+# -- cloister verify ----------------------------------------------------------------------------
+async def test_cloister_verify_passes_a_true_export_and_names_the_first_mismatch(
+    redis_store: RedisStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from clients.cli import main
+
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, "illumination", "open-book")
+    events = exported(rec)
+    header = {"version": 0, "type": "cloister.Export", "data": rec.summary()}
+
+    def write(name: str, evs: list[dict[str, Any]]) -> str:
+        path = tmp_path / name
+        path.write_bytes(b"\n".join(orjson.dumps(e) for e in [header, *evs]) + b"\n")
+        return str(path)
+
+    assert main(["verify", write("good.jsonl", events)]) == 0
+    said = capsys.readouterr()
+    assert "verified: all" in said.out and "'open-book'" in said.out
+    i = _game_events(events)[3]
+    bad = write("bad.jsonl", _set(events, i, **{"_forged": 1}))
+    assert main(["verify", bad]) == 1
+    said = capsys.readouterr()
+    assert f"NOT verified (log_mismatch): version {i + 1}: the rules produce " in said.err
+    assert main(["verify", write("cut.jsonl", events[:-5])]) == 1
+    assert "cannot verify" in capsys.readouterr().err
+
+
+async def test_health_answers_while_a_large_import_is_re_decided(key_prefix: str) -> None:
+    """A valid log padded with 60,000 table-talk lines (each checked character by character):
+    seconds of re-deciding, during which the server keeps answering."""
+    import asyncio
+    import time
+
+    from tests.support import http, running_server
+
+    store = RedisStore(REDIS_URL, key_prefix)
+    try:
+        svc = GameService(store, default_registry())
+        rec = await play_to_end(svc, "high-card")
+        events = exported(rec)
+        talk = {"type": "cloister.Chat", "data": {"seat": 0, "text": "á" * 450}}
+        big = renumbered([*events, *([talk] * 60_000)])
+        with running_server(key_prefix) as base:
+            async with http(base) as c:
+                task = asyncio.create_task(
+                    c.post("/api/games/import", json={"events": big}, timeout=300)
+                )
+                waited = []
+                while not task.done() and len(waited) < 200:
+                    t0 = time.monotonic()
+                    r = await c.get("/api/health", timeout=60)
+                    assert r.status_code == 200
+                    waited.append(time.monotonic() - t0)
+                    await asyncio.sleep(0.05)
+                done = await task
+                assert done.status_code == 201, done.text[:300]
+                # Health answered while the import ran, each time within a generous bound.
+                assert len(waited) >= 3, waited
+                assert max(waited) < 5.0, waited
+    finally:
+        await store.delete_prefix()
+        await store.close()
