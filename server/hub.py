@@ -172,7 +172,9 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
     if kind == "CommandAccepted":
         # What the move was, the events it produced tell right after, in the rulebook's words.
         return f"{names.seat(e.data['seat'])} makes a move"
-    return ""
+    from .clocks import clock_text
+
+    return clock_text(rec, e, names)
 
 
 def current_view(rec: GameRecord, viewer: Viewer) -> Any:
@@ -223,6 +225,8 @@ class Hub:
         self.service = service
         self.connections: dict[str, set[Connection]] = {}
         self.projections: dict[str, Projection] = {}
+        self.table: Callable[[GameRecord], dict[str, Any] | None] = lambda rec: None
+        """The clocks and stand-ins for messages' ``table`` field (``server.clocks``)."""
         service.listeners.append(self.on_entries)
 
     def watched(self) -> list[str]:
@@ -254,6 +258,8 @@ class Hub:
             "to_act": rec.to_act(),
             "events": events,
         }
+        if (table := self.table(rec)) is not None:
+            welcome["table"] = table
         conn.version, conn.holds = rec.version, viewer
         conn.push(orjson.dumps(welcome, default=rec.codec.default))
         self.connections.setdefault(rec.id, set()).add(conn)
@@ -282,18 +288,18 @@ class Hub:
         seat: int | None,
         events: list[dict[str, Any]],
     ) -> bytes:
-        return orjson.dumps(
-            {
-                "type": "update",
-                "version": rec.version,
-                "events": events,
-                "view": proj.view(rec, viewer),
-                "legal": proj.legal_of(rec, seat),
-                "to_act": rec.to_act(),
-                "status": rec.status,
-            },
-            default=rec.codec.default,
-        )
+        message = {
+            "type": "update",
+            "version": rec.version,
+            "events": events,
+            "view": proj.view(rec, viewer),
+            "legal": proj.legal_of(rec, seat),
+            "to_act": rec.to_act(),
+            "status": rec.status,
+        }
+        if (table := self.table(rec)) is not None:
+            message["table"] = table
+        return orjson.dumps(message, default=rec.codec.default)
 
     def on_entries(
         self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
@@ -369,6 +375,8 @@ class Hub:
         legal = new.legal_of(rec, seat)
         if legal != old.legal[seat]:
             message["legal"] = legal
+        if (table := self.table(rec)) is not None:
+            message["table"] = table
         return orjson.dumps(message, default=rec.codec.default)
 
     async def follow_doorbells(self) -> None:
