@@ -36,7 +36,7 @@ from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
 from protocol.legal import compact_legal
 
-from .games import PLATFORM, GameRecord, GameService, LogEntry
+from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
 
 __all__ = ["Connection", "Hub", "Projection", "legal_for", "wire_events"]
 
@@ -123,7 +123,12 @@ def _wire_dicts(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> lis
     for e in entries:
         if e.event is None:
             text = platform_text(rec, e, names)
-            out.append({"version": e.version, "type": e.type, "data": e.data, "text": text})
+            data = e.data
+            if e.type == COMMAND_ACCEPTED and not viewer.sees_seat(data["seat"]):
+                # A command can carry a choice still secret (a face-down pick): others
+                # learn only who acted, and when.
+                data = {"seat": data["seat"], "at": data["at"]}
+            out.append({"version": e.version, "type": e.type, "data": data, "text": text})
             continue
         red = game.redact(e.event, viewer)
         if red is None:
@@ -159,7 +164,17 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
         return f"A new game of {rec.game.title}"
     if kind == "Chat":
         return f"{names.seat(e.data['seat'])} says: {e.data['text']}"
-    return ""
+    if kind == "SeedRevealed":
+        return (
+            "The random seed is revealed: anyone can now check every shuffle, draw and "
+            "roll against the promise made when the game was created"
+        )
+    if kind == "CommandAccepted":
+        # What the move was, the events it produced tell right after, in the rulebook's words.
+        return f"{names.seat(e.data['seat'])} makes a move"
+    from .clocks import clock_text
+
+    return clock_text(rec, e, names)
 
 
 def current_view(rec: GameRecord, viewer: Viewer) -> Any:
@@ -210,6 +225,8 @@ class Hub:
         self.service = service
         self.connections: dict[str, set[Connection]] = {}
         self.projections: dict[str, Projection] = {}
+        self.table: Callable[[GameRecord], dict[str, Any] | None] = lambda rec: None
+        """The clocks and stand-ins for messages' ``table`` field (``server.clocks``)."""
         service.listeners.append(self.on_entries)
 
     def watched(self) -> list[str]:
@@ -241,6 +258,8 @@ class Hub:
             "to_act": rec.to_act(),
             "events": events,
         }
+        if (table := self.table(rec)) is not None:
+            welcome["table"] = table
         conn.version, conn.holds = rec.version, viewer
         conn.push(orjson.dumps(welcome, default=rec.codec.default))
         conns = self.connections.get(rec.id)
@@ -276,18 +295,18 @@ class Hub:
         seat: int | None,
         events: list[dict[str, Any]],
     ) -> bytes:
-        return orjson.dumps(
-            {
-                "type": "update",
-                "version": rec.version,
-                "events": events,
-                "view": proj.view(rec, viewer),
-                "legal": proj.legal_of(rec, seat),
-                "to_act": rec.to_act(),
-                "status": rec.status,
-            },
-            default=rec.codec.default,
-        )
+        message = {
+            "type": "update",
+            "version": rec.version,
+            "events": events,
+            "view": proj.view(rec, viewer),
+            "legal": proj.legal_of(rec, seat),
+            "to_act": rec.to_act(),
+            "status": rec.status,
+        }
+        if (table := self.table(rec)) is not None:
+            message["table"] = table
+        return orjson.dumps(message, default=rec.codec.default)
 
     def on_entries(
         self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
@@ -363,6 +382,8 @@ class Hub:
         legal = new.legal_of(rec, seat)
         if legal != old.legal[seat]:
             message["legal"] = legal
+        if (table := self.table(rec)) is not None:
+            message["table"] = table
         return orjson.dumps(message, default=rec.codec.default)
 
     async def follow_doorbells(self) -> None:

@@ -67,6 +67,10 @@ class MemoryStore:
         meta = self._meta.get(game_id, {})
         return [meta.get(f) for f in fields]
 
+    async def set_meta(self, game_id: str, field: str, value: str) -> None:
+        """Set one meta field outside an append (presence: ``server.clocks``)."""
+        self._meta.setdefault(game_id, {})[field] = value
+
     async def game_ids(self) -> list[str]:
         return list(reversed(self._order))
 

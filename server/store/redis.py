@@ -206,6 +206,10 @@ class RedisStore:
         values = await self._fast.execute("HMGET", self._key(game_id, "meta"), *fields)
         return [v.decode() if v is not None else None for v in values]
 
+    async def set_meta(self, game_id: str, field: str, value: str) -> None:
+        """Set one meta field outside an append (presence: ``server.clocks``)."""
+        await self._fast.execute("HSET", self._key(game_id, "meta"), field, value)
+
     async def game_ids(self) -> list[str]:
         ids = await self.redis.zrevrange(f"{self.prefix}:games", 0, -1)
         return [i.decode() for i in ids]
