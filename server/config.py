@@ -37,6 +37,8 @@ class Settings:
     bot_delay: float = 0.0
     reconcile_seconds: float = 5.0
     hello_timeout: float = 10.0
+    clock_tick: float = 1.0
+    """Longest sleep of the clock keeper between looks (``server.clocks``)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -23,7 +23,7 @@ import attrs
 import orjson
 
 from domain import Context, Registry
-from domain.game import fold, validate_options
+from domain.game import fold
 from protocol import CHAT_MAX_CHARS, GameCodec
 from protocol.http import NAME_MAX_CHARS
 
@@ -36,7 +36,10 @@ from .games import (
     PLATFORM,
     SEAT_TAKEN,
     SEED_HASH,
+    SEAT_HANDED,
+    SEAT_RETAKEN,
     SEED_REVEALED,
+    checked_options,
 )
 
 __all__ = ["Mismatch", "Replayed", "Unfinished", "Unverifiable", "VerifyError", "replay"]
@@ -46,7 +49,19 @@ NAME_LIMIT = NAME_MAX_CHARS + len(IMPORTED)
 """A person's name as an exported log may hold it (an imported game's names carry a mark)."""
 COMMAND_ID_LIMIT = 200
 DIGEST = re.compile(r"[0-9a-f]{64}")
-_KNOWN_PLATFORM = (GAME_CREATED, SEAT_TAKEN, GAME_STARTED, CHAT, COMMAND_ACCEPTED, SEED_REVEALED)
+CLOCK_EXPIRED = PLATFORM + "ClockExpired"
+HAND_REASONS = ("clock", "absent", "left")
+_KNOWN_PLATFORM = (
+    GAME_CREATED,
+    SEAT_TAKEN,
+    GAME_STARTED,
+    CHAT,
+    COMMAND_ACCEPTED,
+    SEED_REVEALED,
+    CLOCK_EXPIRED,
+    SEAT_HANDED,
+    SEAT_RETAKEN,
+)
 
 
 class VerifyError(Exception):
@@ -186,9 +201,10 @@ class _Replay:
         if unknown:
             raise Mismatch(f"version 1: {GAME_CREATED} has unknown fields {sorted(unknown)}", 1)
         try:
-            options = validate_options(game, created.get("options"))
+            options = checked_options(game, created.get("options"))
         except Exception as exc:
-            raise Mismatch(f"version 1: the options are not {game.title}'s: {exc}", 1) from None
+            message = getattr(exc, "message", None) or str(exc)
+            raise Mismatch(f"version 1: the options are not {game.title}'s: {message}", 1) from None
         if _norm(options) != created.get("options"):
             raise Mismatch(
                 f"version 1: the options are not as the server stores them "
@@ -228,6 +244,8 @@ class _Replay:
         self.i = 1
 
         seats: list[str | None] = [None] * len(labels)
+        bots = [False] * len(labels)
+        handed: set[int] = set()
         state: Any = None
         command_ids: dict[str, int] = {}
         commands = 0
@@ -261,11 +279,11 @@ class _Replay:
                             f"{problem or 'a name that does not end in (bot)'}",
                             v,
                         )
-                seats[seat] = name
+                seats[seat], bots[seat] = name, bot is not None
                 self.take(data)
                 if all(s is not None for s in seats):
                     # Dealt as the server deals it: the version before the last SeatTaken.
-                    self.expect(GAME_STARTED, {})
+                    self._started(v + 1)
                     state = game.initial_state(options)
                     ctx = Context.for_version(seed, v - 1)
                     for e in game.setup(state, ctx):
@@ -313,6 +331,63 @@ class _Replay:
                 state = fold(game, state, produced)
                 if game.is_terminal(state):
                     self.expect(SEED_REVEALED, {"seed": seed, "at": at})
+            elif type_ in (CLOCK_EXPIRED, SEAT_HANDED, SEAT_RETAKEN):
+                # Clocks and absent players (``server.clocks``): who plays a seat, never the
+                # game's state; checked for shape and order, then taken as they are.
+                if state is None or game.is_terminal(state):
+                    raise Mismatch(f"version {v}: {type_} outside the game's play", v)
+                if type_ == CLOCK_EXPIRED:
+                    seat = self._seat(data, v, {"seat", "at"}, labels)
+                    self._time(data, v)
+                    nxt = self.log[self.i + 1] if self.i + 1 < len(self.log) else None
+                    if (
+                        not isinstance(nxt, dict)
+                        or nxt.get("type") != SEAT_HANDED
+                        or not isinstance(nxt.get("data"), dict)
+                        or nxt["data"].get("reason") != "clock"
+                        or nxt["data"].get("seat") != seat
+                    ):
+                        raise Mismatch(
+                            f"version {v + 1}: a clock that runs out hands the seat to a bot "
+                            "in the same breath; the log does not",
+                            v + 1,
+                        )
+                    if seat in handed or bots[seat]:
+                        raise Mismatch(f"version {v}: a clock of a seat no person plays", v)
+                    self.take(data)
+                    continue
+                if type_ == SEAT_HANDED:
+                    keys = {"seat", "reason", "bot", "name", "at"}
+                    seat = self._seat(data, v, keys, labels)
+                    self._time(data, v)
+                    if data["reason"] not in HAND_REASONS:
+                        raise Mismatch(f"version {v}: no such reason to hand a seat over", v)
+                    if data["reason"] == "clock" and (
+                        not self.out or self.out[-1][0] != CLOCK_EXPIRED
+                    ):
+                        raise Mismatch(
+                            f"version {v}: handed over for a clock that did not run out", v
+                        )
+                    if seat in handed or bots[seat]:
+                        raise Mismatch(f"version {v}: the seat is not a person's in play", v)
+                    try:
+                        gtype.bot(data["bot"])
+                    except (KeyError, TypeError):
+                        raise Mismatch(
+                            f"version {v}: no such bot {data['bot']!r}"[:200], v
+                        ) from None
+                    if _name_problem(data["name"]) is not None:
+                        raise Mismatch(
+                            f"version {v}: a stand-in needs {_name_problem(data['name'])}", v
+                        )
+                    handed.add(seat)
+                else:
+                    seat = self._seat(data, v, {"seat", "at"}, labels)
+                    self._time(data, v)
+                    if seat not in handed:
+                        raise Mismatch(f"version {v}: a seat retaken that no bot was playing", v)
+                    handed.discard(seat)
+                self.take(data)
             elif type_ == CHAT:
                 seat = self._seat(data, v, {"seat", "text"}, labels)
                 if seats[seat] is None:
@@ -349,6 +424,29 @@ class _Replay:
                 len(self.log),
             )
         return Replayed(gtype.name, options, seed, commands, self.out, state)
+
+    def _started(self, v: int) -> None:
+        """``cloister.GameStarted``: ``{}`` or ``{at}`` (when play began, for the clocks)."""
+        if self.i >= len(self.log):
+            raise Mismatch(
+                f"version {v}: every seat is taken, but the log ends before the start", v
+            )
+        type_, data = self._event(self.i)
+        if type_ != GAME_STARTED or not (data == {} or set(data) == {"at"}):
+            raise Mismatch(
+                f"version {v}: the rules produce {GAME_STARTED} {{at}}, "
+                f"the log has {_show(type_, data)}",
+                v,
+            )
+        if data:
+            self._time(data, v)
+        self.take(data)
+
+    @staticmethod
+    def _time(data: dict[str, Any], v: int) -> None:
+        at = data["at"]
+        if not isinstance(at, int) or isinstance(at, bool) or at < 0:
+            raise Mismatch(f"version {v}: 'at' is not a time in milliseconds", v)
 
     def _seat(self, data: dict[str, Any], v: int, keys: set[str], labels: list[str]) -> int:
         if set(data) != keys:
