@@ -34,10 +34,10 @@ from .games import (
     GAME_CREATED,
     GAME_STARTED,
     PLATFORM,
-    SEAT_TAKEN,
-    SEED_HASH,
     SEAT_HANDED,
     SEAT_RETAKEN,
+    SEAT_TAKEN,
+    SEED_HASH,
     SEED_REVEALED,
     checked_options,
 )

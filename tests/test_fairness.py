@@ -357,3 +357,57 @@ async def test_health_answers_while_a_large_import_is_re_decided(key_prefix: str
     finally:
         await store.delete_prefix()
         await store.close()
+
+
+async def test_clock_runs_out_leave_and_retake_re_decide_and_verify(
+    redis_store: RedisStore,
+) -> None:
+    """Clocks and absent players only change who plays a seat: the log still re-decides."""
+    from server.clocks import ClockKeeper
+
+    now = [1_800_000_000_000]
+    svc = GameService(redis_store, default_registry())
+    svc.now = lambda: now[0]
+    keeper = ClockKeeper(svc)
+    rec, _ = await svc.create_table(
+        "high-card", {"clock": "move:20"}, "tick", [SeatClaim("A"), SeatClaim("B")]
+    )
+    bot = rec.gtype.bot("random")
+    step = 0
+    leave_done = expire_done = False
+    while not rec.terminal:
+        seat = min(rec.game.to_act(rec.state))
+        if not expire_done and step == 1:
+            now[0] += 25_000  # past the move clock: handed over for the clock
+            assert await keeper.hand_over(rec, seat, "clock")
+            await keeper.retake(rec, seat, "back-1")
+            expire_done = True
+        elif not leave_done and step == 2:
+            await keeper.leave(rec, seat, "leave-1")
+            await keeper.retake(rec, seat, "back-2")
+            leave_done = True
+        cmd = bot.choose(rec.game, rec.state, seat, Rng(f"t:{step}"))
+        now[0] += 1000
+        await svc.command(rec, seat, f"c{step}", rec.codec.encode_command(cmd))
+        step += 1
+    await keeper.close()
+    types = [e.type for e in rec.log]
+    assert {"cloister.ClockExpired", "cloister.SeatHandedToBot", "cloister.SeatRetaken"} <= set(
+        types
+    )
+    events = exported(rec)
+    assert report(svc.registry, events)["verified"] is True
+    copy = await svc.import_log(events)
+    assert copy.terminal and copy.state == rec.state
+    # A handover with no clock that ran out, or a retake of a seat nobody left, is refused.
+    handed = next(i for i, e in enumerate(events) if e["type"] == "cloister.SeatHandedToBot")
+    expired = handed - 1
+    with pytest.raises(Mismatch, match="runs out hands the seat"):
+        replay(svc.registry, renumbered([*events[:handed], *events[handed + 1 :]]))
+    with pytest.raises(Mismatch, match="did not run out"):
+        replay(svc.registry, renumbered([*events[:expired], *events[expired + 1 :]]))
+    retake = types.index("cloister.SeatRetaken")
+    with pytest.raises(Mismatch, match="no bot was playing"):
+        replay(
+            svc.registry, renumbered([*events[: retake + 1], events[retake], *events[retake + 1 :]])
+        )
