@@ -47,6 +47,8 @@ from protocol.http import (
 
 from . import metrics
 from .bots import BotRunner
+from .cache import GameCache
+from .clocks import PLATFORM_OPTIONS, ClockKeeper
 from .config import Settings
 from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import ServiceError
@@ -180,7 +182,8 @@ async def game_types(request: Request) -> Response:
                         "applies_when": dict(o.applies_when) if o.applies_when else None,
                     }
                     for o in t.game.option_specs
-                ],
+                ]
+                + [dict(o) for o in PLATFORM_OPTIONS],
                 "bots": sorted({"random", *t.bots}),
                 "default_bot": t.bot(None).name,
             }
@@ -465,6 +468,7 @@ async def view_at(request: Request) -> Response:
             "view": view,
             "to_act": to_act,
             "legal": legal_for(rec, seat) if version == rec.version else [],
+            "table": request.app.state.clocks.wire(rec) if version == rec.version else None,
         }
     )
 
@@ -538,16 +542,25 @@ async def _backfill(lobby: Lobby, service: GameService) -> None:
         log.exception("lobby scan failed")
 
 
+async def _trim(cache: GameCache, interval: float) -> None:
+    """Games grow while cached: re-check the cache's memory bound now and then."""
+    while True:
+        await asyncio.sleep(interval)
+        cache.trim()
+
+
 def create_app(
     settings: Settings | None = None,
     registry: Registry | None = None,
     store: EventStore | None = None,
     data_lock: DataFolderLock | None = None,
+    now: Callable[[], int] | None = None,
 ) -> Starlette:
     """The app. With no ``store`` it connects to ``settings.redis_url``, or (None) starts an
     embedded Redis on ``settings.data_dir``, holding that folder's lock: ``data_lock`` if
     the caller took it already (``cloister serve`` does, before binding its port), else
-    one taken here, so two servers never share one folder's Redis data."""
+    one taken here, so two servers never share one folder's Redis data. ``now`` is the
+    clocks' time source (milliseconds since the epoch; tests pass their own)."""
     settings = settings or Settings.from_env()
     registry = registry if registry is not None else default_registry()
 
@@ -577,7 +590,19 @@ def create_app(
             own_store = RedisStore(url, settings.key_prefix)
         service = GameService(own_store, registry)
         hub = Hub(service)
+        if now is not None:
+            service.now = now
+        clocks = ClockKeeper(service, settings.clock_tick)
+        hub.table = clocks.wire
         bots = BotRunner(service, settings.bot_delay)
+        service.games = GameCache(
+            settings.cache_games,
+            settings.cache_bytes,
+            # Never dropped while played here: a game would be held twice by one process.
+            in_use=lambda gid, rec: (
+                bool(hub.connections.get(gid)) or bots.busy(gid, len(rec.seats))
+            ),
+        )
         lobby = lobby_for(own_store)
         service.listeners.append(lobby.on_entries)
         app.state.settings = settings
@@ -586,19 +611,23 @@ def create_app(
         app.state.service = service
         app.state.hub = hub
         app.state.bots = bots
+        app.state.clocks = clocks
         app.state.lobby = lobby
         app.state.glossaries = {}
         tasks = [
             asyncio.create_task(hub.follow_doorbells()),
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
+            asyncio.create_task(clocks.run()),
             asyncio.create_task(lobby.run()),
             asyncio.create_task(_backfill(lobby, service)),
+            asyncio.create_task(_trim(service.games, settings.reconcile_seconds)),
         ]
         try:
             yield
         finally:
             await bots.close()
             await lobby.close()
+            await clocks.close()
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)

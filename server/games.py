@@ -48,6 +48,9 @@ COMMAND_ACCEPTED = PLATFORM + "CommandAccepted"
 SEED_REVEALED = PLATFORM + "SeedRevealed"
 """The game's seed, appended with the events that end the game (``server.fairness``)."""
 SEED_HASH = "sha256"
+SEAT_HANDED = PLATFORM + "SeatHandedToBot"
+"""A bot stands in for a person's seat (clock ran out, away, left): ``server.clocks``."""
+SEAT_RETAKEN = PLATFORM + "SeatRetaken"
 MAX_CONFLICT_RETRIES = 8
 
 
@@ -58,6 +61,8 @@ BOT_SUFFIX = " (bot)"
 class SeatInfo:
     name: str
     bot: str | None = None
+    stand_in: str | None = None
+    """The bot level playing for this person's seat while they are away (``server.clocks``)."""
 
     @property
     def log_name(self) -> str:
@@ -175,6 +180,7 @@ class GameRecord:
                     "taken": s is not None,
                     "name": s.name if s else None,
                     "bot": s.bot if s else None,
+                    "stand_in": s.stand_in if s else None,
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -242,6 +248,14 @@ def bot_name(rec: GameRecord, seat: int, taken: set[str] | None = None) -> str:
     return rec.labels[seat] + BOT_SUFFIX  # more bots than names: the seat's own label
 
 
+def _seat_event(rec: GameRecord, type_: str, data: dict[str, Any]) -> None:
+    seat = data["seat"]
+    if type_ == SEAT_TAKEN:
+        rec.seats[seat] = SeatInfo(data["name"], data.get("bot"))
+    elif (info := rec.seats[seat]) is not None:
+        rec.seats[seat] = attrs.evolve(info, stand_in=data["bot"] if type_ == SEAT_HANDED else None)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -258,6 +272,17 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def checked_options(game: Any, options: dict[str, Any] | None) -> dict[str, Any]:
+    """A game's options checked: its own (defaults filled in) and the platform's."""
+    from .clocks import split_options
+
+    own, platform = split_options(options)
+    try:
+        return {**validate_options(game, own), **platform}
+    except DomainError as exc:
+        raise ServiceError(exc.code, exc.message) from None
+
+
 class GameService:
     def __init__(self, store: EventStore, registry: Registry) -> None:
         self.store = store
@@ -265,6 +290,8 @@ class GameService:
         self.games: dict[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
+        self.now: Callable[[], int] = now_ms
+        """The time platform events are stamped with (``at``); tests move their own."""
         # One codec per game type (``GameCodec.for_game`` keeps them per process):
         # building a cattrs converter generates code, which cost a sixth of the server's
         # CPU when it was done per game.
@@ -355,9 +382,8 @@ class GameService:
         codec = rec.codec
         rec.log.extend([LogEntry(v, t, d, _UNDECODED, codec, s) for v, t, s, _, _, d in prefix])
         for entry in rec.log:
-            if entry.type == SEAT_TAKEN:
-                data = entry.data
-                rec.seats[data["seat"]] = SeatInfo(data["name"], data.get("bot"))
+            if entry.type in (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN):
+                _seat_event(rec, entry.type, entry.data)
         rec.uuids.update((r[0], r[3]) for r in prefix)
         rec.commands.update((r[4], r[0]) for r in prefix)
         rec.state, rec.version, rec.chain = state, snap.version, chain
@@ -436,8 +462,8 @@ class GameService:
     def _apply_one(
         self, rec: GameRecord, version: int, type_: str, data: dict[str, Any], event: Any, uid: str
     ) -> LogEntry:
-        if type_ == SEAT_TAKEN:
-            rec.seats[data["seat"]] = SeatInfo(data["name"], data.get("bot"))
+        if type_ in (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN):
+            _seat_event(rec, type_, data)
         elif type_ == GAME_STARTED:
             rec.state = rec.game.initial_state(rec.options)
         elif event is not None:
@@ -502,13 +528,23 @@ class GameService:
                 self.stats["conflicts"] += 1
         raise ServiceError("conflict", "the game changed too often while deciding; retry", 409)
 
+    async def append_platform(
+        self,
+        rec: GameRecord,
+        command_id: str,
+        decide: Callable[
+            [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
+        ],
+    ) -> tuple[int, bool]:
+        """Append platform events (``cloister.*``) decided on the current record, with the
+        same expected-version rule as commands (``server.clocks`` hands seats over so)."""
+        return await self._execute(rec, command_id, decide)
+
     def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
-        """The game type's options with defaults filled in, or ServiceError."""
+        """The game type's options with defaults filled in, or ServiceError; the platform's
+        own options (``clock``, ``absent``: ``server.clocks``) are checked there."""
         gtype = self.game_type(type_name)
-        try:
-            return validate_options(gtype.game, options)
-        except DomainError as exc:
-            raise ServiceError(exc.code, exc.message) from None
+        return checked_options(gtype.game, options)
 
     def game_type(self, type_name: str) -> GameType:
         """The registered type, or ServiceError ``unknown_game_type`` listing the types."""
@@ -558,7 +594,7 @@ class GameService:
             "type": type_name,
             "options": opts,
             "labels": labels,
-            "created": time.time(),
+            "created": self.now() / 1000,
             "seed_commitment": seed_commitment(seed),
         }
         tokens = [None if c.bot else secrets.token_urlsafe(24) for c in claims]
@@ -606,7 +642,8 @@ class GameService:
 
     def _start_events(self, r: GameRecord, version: int) -> list[tuple[str, dict[str, Any], Any]]:
         """GameStarted and the set-up, dealt from the seed and ``version``."""
-        events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {}, None)]
+        # ``at``: when the game began, where clocks and absences start (``server.clocks``).
+        events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {"at": self.now()}, None)]
         state = r.game.initial_state(r.options)
         ctx = Context.for_version(r.seed, version)
         for e in r.game.setup(state, ctx):
@@ -626,7 +663,7 @@ class GameService:
         game_id = "g-" + uuid.uuid4().hex[:12]
         try:
             rec = self._record(game_id, created, secrets.token_hex(16))
-            validate_options(gtype.game, rec.options)
+            checked_options(gtype.game, rec.options)
             probe = self._record(game_id, created, "")
             batch = []
             for i, e in enumerate(events, 1):
@@ -650,6 +687,9 @@ class GameService:
                     GAME_CREATED,
                     SEAT_TAKEN,
                     GAME_STARTED,
+                    SEAT_HANDED,
+                    SEAT_RETAKEN,
+                    PLATFORM + "ClockExpired",
                     COMMAND_ACCEPTED,
                     SEED_REVEALED,
                 ):
@@ -762,7 +802,7 @@ class GameService:
             events = r.game.decide(r.state, seat, command, ctx)
             if not events:
                 raise RuleViolation("that command would change nothing", code="no_effect")
-            at = now_ms()
+            at = self.now()
             # The command as decided, next to the events it produced, so that the log can be
             # re-decided (``cloister verify``); the seed follows the events that end the game.
             accepted = {
