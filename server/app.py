@@ -628,8 +628,12 @@ def create_app(
             settings.cache_games,
             settings.cache_bytes,
             # Never dropped while played here: a game would be held twice by one process.
+            # A running turn clock counts as play: dropped, it would expire only when
+            # something loaded the game again.
             in_use=lambda gid, rec: (
-                bool(hub.connections.get(gid)) or bots.busy(gid, len(rec.seats))
+                bool(hub.connections.get(gid))
+                or bots.busy(gid, len(rec.seats))
+                or gid in clocks.tables
             ),
         )
         lobby = lobby_for(own_store)
