@@ -9,8 +9,8 @@ nothing but a reload: the next request for it loads it from its stream (from its
 where there is one), exactly as a fresh process would.
 
 A record in use is never dropped: one with live WebSocket connections on this process, one
-whose lock is held (a command being decided or appended), one with a bot move pending
-(``in_use``, given by the app). So a game is never held twice by one process while anyone
+whose lock is held (a command being decided or appended), one with a bot move pending or a
+running turn clock (``in_use``, given by the app). So a game is never held twice by one process while anyone
 plays it; the cache may then stay over its bounds until those games are let go, and the
 next insertion or :meth:`GameCache.trim` drops them.
 
@@ -30,10 +30,12 @@ from .games import GameRecord
 
 __all__ = ["EVENT_BYTES", "RECORD_BYTES", "GameCache", "estimate"]
 
-RECORD_BYTES = 24 * 1024
+RECORD_BYTES = 8 * 1024
 """A record with an empty log: its codec references, seats, state, lock, dicts."""
-EVENT_BYTES = 1536
-"""Each event of the log: the LogEntry, its payload dict or bytes, its id and command id."""
+EVENT_BYTES = 512
+"""Each event of the log: the LogEntry, its payload dict or bytes, its id and command id.
+(``bench/memory.py``: a finished 39-event High Card game costs the process about 27 KB,
+8 + 39 x 0.5 KiB; a game with bigger payloads costs more than this says.)"""
 
 
 def estimate(rec: GameRecord) -> int:

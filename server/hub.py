@@ -262,7 +262,13 @@ class Hub:
             welcome["table"] = table
         conn.version, conn.holds = rec.version, viewer
         conn.push(orjson.dumps(welcome, default=rec.codec.default))
-        self.connections.setdefault(rec.id, set()).add(conn)
+        conns = self.connections.get(rec.id)
+        if conns is None:
+            conns = self.connections[rec.id] = set()
+            # Bells only for games someone here watches (a per-game, sharded channel);
+            # the confirmed subscription rings once more, covering any append in between.
+            self.service.store.watch(rec.id)
+        conns.add(conn)
 
     def detach(self, conn: Connection) -> None:
         conns = self.connections.get(conn.game_id)
@@ -271,6 +277,7 @@ class Hub:
             if not conns:
                 del self.connections[conn.game_id]
                 self.projections.pop(conn.game_id, None)
+                self.service.store.unwatch(conn.game_id)
 
     def resync(self, rec: GameRecord, conn: Connection, since: int) -> None:
         """One update with every event after ``since`` and the full view."""
@@ -380,15 +387,13 @@ class Hub:
         return orjson.dumps(message, default=rec.codec.default)
 
     async def follow_doorbells(self) -> None:
-        """Catch up watched games when any node appends (runs for the app's lifetime)."""
+        """Catch up watched games when any node appends (runs for the app's lifetime).
+
+        A bell with head 0 means "subscribed (again)": catch up, whatever the version."""
         async for game_id, head in self.service.store.doorbells():
             try:
-                if game_id == "*":
-                    for gid in self.watched():
-                        await self._catch_up(gid)
-                    continue
                 rec = self.service.games.get(game_id)
-                if rec is not None and head > rec.version:
+                if rec is not None and (head == 0 or head > rec.version):
                     await self._catch_up(game_id)
             except Exception:
                 log.exception("catch-up of %s failed", game_id)

@@ -74,6 +74,12 @@ class MemoryStore:
     async def game_ids(self) -> list[str]:
         return list(reversed(self._order))
 
+    def watch(self, game_id: str) -> None:
+        pass  # one process: every append rings
+
+    def unwatch(self, game_id: str) -> None:
+        pass
+
     async def doorbells(self) -> AsyncIterator[tuple[str, int]]:
         q: asyncio.Queue[tuple[str, int]] = asyncio.Queue()
         self._bells.append(q)
