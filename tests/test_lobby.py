@@ -78,8 +78,9 @@ async def test_every_own_append_updates_the_projection_newest_version_wins() -> 
 
 @pytest.mark.redis
 async def test_redis_projection_lists_by_status_and_keeps_the_newest(
-    redis_store: RedisStore,
+    each_redis_store: RedisStore,
 ) -> None:
+    redis_store = each_redis_store
     service = GameService(redis_store, default_registry())
     BotRunner(service)
     lobby = RedisLobby(redis_store.redis, redis_store.prefix)
@@ -108,8 +109,9 @@ async def test_redis_projection_lists_by_status_and_keeps_the_newest(
 
 @pytest.mark.redis
 async def test_the_scan_adds_missing_and_stale_games_without_caching_them(
-    redis_store: RedisStore,
+    each_redis_store: RedisStore,
 ) -> None:
+    redis_store = each_redis_store
     service = GameService(redis_store, default_registry())  # no lobby: "before the change"
     BotRunner(service)
     done = await finished(service, 4)
