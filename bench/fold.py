@@ -25,11 +25,11 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=7)
     args = parser.parse_args()
     registry = default_registry()
-    per_type: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])  # type: ignore[list-item]
+    per_type: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
     for label, *_ in GAMES:
         header, raw = read_log(DATA / f"{label}.jsonl")
         game = registry[header["game"]].game
-        codec = GameCodec(game)
+        codec = GameCodec.for_game(game)
         opts = validate_options(game, header["options"])
         decoded = [codec.decode_event(e["type"], e["data"]) for e in raw]
         full, evolve_only = [], []

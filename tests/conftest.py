@@ -101,11 +101,3 @@ async def cluster_store(redis_cluster_url: str, key_prefix: str) -> AsyncIterato
     await store.delete_prefix()
     await store.close()
 
-
-@pytest.fixture(params=["standalone", pytest.param("cluster", marks=pytest.mark.cluster)])
-def each_redis_store(request: pytest.FixtureRequest) -> RedisStore:
-    """``redis_store``, then ``cluster_store``: for tests of Redis code that must also hold
-    on a Redis Cluster."""
-    name = "redis_store" if request.param == "standalone" else "cluster_store"
-    store: RedisStore = request.getfixturevalue(name)
-    return store

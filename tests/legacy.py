@@ -85,7 +85,7 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 def final(name: str, options: dict[str, Any], raw_events: list[dict[str, Any]]) -> dict[str, Any]:
     """Fold a stored log; the result and the review view, JSON-ready."""
     game = default_registry()[name].game
-    codec = GameCodec(game)
+    codec = GameCodec.for_game(game)
     state = game.initial_state(validate_options(game, options))
     for e in raw_events:
         state = game.evolve(state, codec.decode_event(e["type"], e["data"]))
@@ -112,7 +112,7 @@ def record() -> None:
         if path.exists():
             continue
         game = default_registry()[name].game
-        codec = GameCodec(game)
+        codec = GameCodec.for_game(game)
         events = play(name, options, seed)
         header = {"game": name, "options": options, "seed": seed, "events": len(events)}
         lines = [orjson.dumps(header)]
