@@ -23,7 +23,7 @@ from domain.registry import default_registry
 from domain.viewers import Viewer
 
 REGISTRY = default_registry()
-OPTIONS = {
+OPTIONS: dict[str, list[dict[str, Any]]] = {
     "illumination": [{"mode": "duel"}, {"mode": "solo", "side": "irreverent"}],
     "road-to-enlightenment": [{"players": 3, "length": "short"}],
     "campus-galli": [{"level": 2, "players": 3, "mode": "competitive"}],
