@@ -37,6 +37,7 @@ from protocol.delta import diff
 from protocol.legal import compact_legal
 
 from .games import PLATFORM, GameRecord, GameService, LogEntry
+from .undo import undo_text
 
 __all__ = ["Connection", "Hub", "Projection", "legal_for", "wire_events"]
 
@@ -159,6 +160,8 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
         return f"A new game of {rec.game.title}"
     if kind == "Chat":
         return f"{names.seat(e.data['seat'])} says: {e.data['text']}"
+    if kind == "Undone":
+        return undo_text(e.data, names)
     return ""
 
 
