@@ -223,6 +223,13 @@ class SeatSummary:
     taken: bool
     name: str | None
     bot: str | None = attrs.field(metadata=_doc("The bot level, when a bot holds the seat."))
+    stand_in: str | None = attrs.field(
+        default=None,
+        metadata=_doc(
+            "The bot level playing for this person's seat while they are away (their clock "
+            "ran out, they were disconnected too long, or they left the table)."
+        ),
+    )
 
 
 @attrs.frozen
@@ -314,6 +321,13 @@ class ViewReply:
     view: Any
     to_act: list[int]
     legal: list[dict[str, Any]]
+    table: dict[str, Any] | None = attrs.field(
+        default=None,
+        metadata=_doc(
+            "At the head only: clocks and stand-ins, as in the WebSocket welcome "
+            "(docs/protocol.md, Clocks and absent players)."
+        ),
+    )
 
 
 HTTP_RESPONSES: tuple[type, ...] = (

@@ -47,11 +47,15 @@ from protocol.http import (
 
 from . import metrics
 from .bots import BotRunner
+from .cache import GameCache
+from .clocks import PLATFORM_OPTIONS, ClockKeeper
 from .config import Settings
 from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import ServiceError
 from .games import GameRecord, GameService, SeatClaim
 from .hub import Hub, legal_for, wire_events
+from .limits import BodyLimit
+from .lobby import STATUSES, Lobby, lobby_for
 from .openapi import Operation, Query, openapi, operation
 from .store.base import EventStore
 from .ws import RawSend, game_socket
@@ -91,7 +95,7 @@ async def _json_body(request: Request, limit: int) -> Any:
 async def _decode(request: Request, cls: type[T], limit: int | None = None) -> T:
     """The body as a ``protocol.http`` request class (strict: wrong types and unknown
     fields are refused with ``bad_request`` naming the field)."""
-    raw = await _json_body(request, limit or request.app.state.settings.max_message_bytes)
+    raw = await _json_body(request, limit or request.app.state.settings.max_body_bytes)
     try:
         return decode_request(raw, cls)
     except RequestError as exc:
@@ -178,7 +182,8 @@ async def game_types(request: Request) -> Response:
                         "applies_when": dict(o.applies_when) if o.applies_when else None,
                     }
                     for o in t.game.option_specs
-                ],
+                ]
+                + [dict(o) for o in PLATFORM_OPTIONS],
                 "bots": sorted({"random", *t.bots}),
                 "default_bot": t.bot(None).name,
             }
@@ -287,10 +292,6 @@ async def play_now(request: Request) -> Response:
     )
 
 
-IMPORT_LIMIT = 64 << 20
-"""A whole game's log: far larger than any message, still bounded."""
-
-
 @endpoint(
     Operation(
         "Create a new game from a finished game's full log",
@@ -300,17 +301,17 @@ IMPORT_LIMIT = 64 << 20
     )
 )
 async def import_game(request: Request) -> Response:
-    body = await _decode(request, ImportLog, IMPORT_LIMIT)
+    body = await _decode(request, ImportLog, request.app.state.settings.max_import_bytes)
     rec = await _service(request).import_log(body.events)
     return ORJSONResponse(rec.summary(), 201)
 
 
-STATUSES = ("open", "running", "finished")
+LIST_LIMIT, LIST_MAX = 500, 1000
 
 
 @endpoint(
     Operation(
-        "List games (at most 500), newest first",
+        "List games (500 unless limit says otherwise), newest first",
         {200: GameList},
         query=(
             Query(
@@ -318,25 +319,28 @@ STATUSES = ("open", "running", "finished")
                 {"enum": list(STATUSES)},
                 "only games in this status (open: seats free; running; finished)",
             ),
+            Query(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": LIST_MAX},
+                f"at most this many games (default {LIST_LIMIT})",
+            ),
         ),
     )
 )
 async def list_games(request: Request) -> Response:
-    service = _service(request)
+    """Served from the lobby projection (``server.lobby``): no game is loaded."""
     wanted = request.query_params.get("status")
     if wanted is not None and wanted not in STATUSES:
         raise ServiceError(
             "bad_request", f"'status' must be one of {', '.join(STATUSES)}, not {wanted!r}"
         )
-    out = []
-    for gid in (await service.store.game_ids())[:500]:
-        try:
-            rec = await service.load(gid)
-        except ServiceError:
-            continue
-        if wanted is None or rec.status == wanted:
-            out.append(rec.summary())
-    return ORJSONResponse({"games": out})
+    limit = _int_param(request, "limit", LIST_LIMIT)
+    if not 1 <= limit <= LIST_MAX:
+        raise ServiceError("bad_request", f"'limit' must be 1 to {LIST_MAX}, not {limit}")
+    lobby: Lobby = request.app.state.lobby
+    await lobby.flush()  # this process's own latest appends first
+    blobs = await lobby.listing(wanted, limit)
+    return Response(b'{"games":[' + b",".join(blobs) + b"]}", media_type="application/json")
 
 
 @endpoint(Operation("One game's summary", {200: GameSummary}, errors=()))
@@ -464,6 +468,7 @@ async def view_at(request: Request) -> Response:
             "view": view,
             "to_act": to_act,
             "legal": legal_for(rec, seat) if version == rec.version else [],
+            "table": request.app.state.clocks.wire(rec) if version == rec.version else None,
         }
     )
 
@@ -530,16 +535,32 @@ def _web_dir() -> Path | None:
     return path if (path / "index.html").exists() else None
 
 
+async def _backfill(lobby: Lobby, service: GameService) -> None:
+    try:
+        await lobby.backfill(service)
+    except Exception:  # the next start scans again
+        log.exception("lobby scan failed")
+
+
+async def _trim(cache: GameCache, interval: float) -> None:
+    """Games grow while cached: re-check the cache's memory bound now and then."""
+    while True:
+        await asyncio.sleep(interval)
+        cache.trim()
+
+
 def create_app(
     settings: Settings | None = None,
     registry: Registry | None = None,
     store: EventStore | None = None,
     data_lock: DataFolderLock | None = None,
+    now: Callable[[], int] | None = None,
 ) -> Starlette:
     """The app. With no ``store`` it connects to ``settings.redis_url``, or (None) starts an
     embedded Redis on ``settings.data_dir``, holding that folder's lock: ``data_lock`` if
     the caller took it already (``cloister serve`` does, before binding its port), else
-    one taken here, so two servers never share one folder's Redis data."""
+    one taken here, so two servers never share one folder's Redis data. ``now`` is the
+    clocks' time source (milliseconds since the epoch; tests pass their own)."""
     settings = settings or Settings.from_env()
     registry = registry if registry is not None else default_registry()
 
@@ -569,22 +590,44 @@ def create_app(
             own_store = RedisStore(url, settings.key_prefix)
         service = GameService(own_store, registry)
         hub = Hub(service)
+        if now is not None:
+            service.now = now
+        clocks = ClockKeeper(service, settings.clock_tick)
+        hub.table = clocks.wire
         bots = BotRunner(service, settings.bot_delay)
+        service.games = GameCache(
+            settings.cache_games,
+            settings.cache_bytes,
+            # Never dropped while played here: a game would be held twice by one process.
+            in_use=lambda gid, rec: (
+                bool(hub.connections.get(gid)) or bots.busy(gid, len(rec.seats))
+            ),
+        )
+        lobby = lobby_for(own_store)
+        service.listeners.append(lobby.on_entries)
         app.state.settings = settings
         app.state.registry = registry
         app.state.store = own_store
         app.state.service = service
         app.state.hub = hub
         app.state.bots = bots
+        app.state.clocks = clocks
+        app.state.lobby = lobby
         app.state.glossaries = {}
         tasks = [
             asyncio.create_task(hub.follow_doorbells()),
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
+            asyncio.create_task(clocks.run()),
+            asyncio.create_task(lobby.run()),
+            asyncio.create_task(_backfill(lobby, service)),
+            asyncio.create_task(_trim(service.games, settings.reconcile_seconds)),
         ]
         try:
             yield
         finally:
             await bots.close()
+            await lobby.close()
+            await clocks.close()
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -621,7 +664,15 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(RawSend)],
+        middleware=[
+            # Body limits first: nothing behind them sees a byte over the limit.
+            Middleware(
+                BodyLimit,
+                default=settings.max_body_bytes,
+                per_path={"/api/games/import": settings.max_import_bytes},
+            ),
+            Middleware(RawSend),
+        ],
         exception_handlers={HTTPException: http_error},
     )
     app.state.openapi = None

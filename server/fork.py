@@ -27,7 +27,7 @@ from .undo import GAME_STARTED, now_ms, undone_versions
 if TYPE_CHECKING:
     from .games import GameRecord, GameService, SeatClaim
 
-__all__ = ["fork_events", "fork_game", "report"]
+__all__ = ["fork_created", "fork_events", "fork_game", "report"]
 
 
 def fork_events(rec: GameRecord, version: int) -> list[tuple[str, dict[str, Any]]]:
@@ -71,6 +71,14 @@ async def fork_game(
     fork = {"game": rec.id, "version": version, "events": [list(e) for e in events]}
     # A new random seed (create_table's): nothing after the fork is dealt as it was.
     return await service.create_table(rec.gtype.name, rec.options, None, claims, fork)
+
+
+def fork_created(data: dict[str, Any]) -> dict[str, Any]:
+    """A forked game's ``cloister.GameCreated`` as a player or spectator of it sees it:
+    the source and version, not the events (their secrets are the new game's secrets, and
+    the same events follow ``GameStarted``, redacted as usual)."""
+    fork = data["fork"]
+    return {**data, "fork": {"game": fork["game"], "version": fork["version"]}}
 
 
 def _audience(rec: GameRecord, seat: int | None) -> Viewer:

@@ -404,7 +404,9 @@ async def test_bot_seats_play_a_game_to_its_end(base: str) -> None:
     assert texts[:2] == ["A new game of High Card (demo)", "Ada (bot) sits down as Player 1"]
     assert "All seats are taken: the game begins" in texts
     assert any(t.startswith("Bert (Player 2) ") for t in texts)  # no "(bot)" in game lines
-    assert texts[-1] == f"Game over: {result['summary']}"
+    # The game's last line, then the platform's: the seed, for anyone to verify the game.
+    assert texts[-2] == f"Game over: {result['summary']}"
+    assert texts[-1].startswith("The random seed is revealed")
     names = [t.__name__ for t in HIGH_CARD.game.event_types]
     for text in texts:
         assert problems(text, None, names) == [], text

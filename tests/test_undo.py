@@ -147,7 +147,7 @@ def test_random_playouts_with_undo(type_name: str, options: dict[str, Any], seed
     rng = Rng(f"{type_name}{options}{seed}")
     n = game.seat_count(log.options)
     undos = 0
-    for _ in range(150):
+    for _ in range(100):
         if game.is_terminal(log.state):
             break
         movers = [s for s in sorted(game.to_act(log.state)) if game.legal_commands(log.state, s)]
@@ -188,7 +188,8 @@ def test_a_horizon_stops_the_undo_and_says_which() -> None:
     # the drawn card is not named in the reason (it is the drawer's, and the reason is too)
     card = log.entries[-1].event.card
     red = game.redact(log.entries[-1].event, SPECTATOR)
-    assert red.card is None and card is not None
+    assert red is not None and red.card is None and card is not None
+    assert card not in undo_options(game, log.entries, 1 - seat, log.names).reason
 
 
 def test_a_game_that_declares_no_horizons_has_every_event_final() -> None:
