@@ -660,6 +660,7 @@ class GameService:
         return events
 
     async def import_log(self, events: list[dict[str, Any]]) -> GameRecord:
+<<<<<<< HEAD
         """Create a new game from an exported full log (``cloister export`` of a game seen
         by the review audience). The log is checked by decoding and folding every event;
         imported seats have no tokens, so an unfinished import is for watching only."""
@@ -715,22 +716,14 @@ class GameService:
         self.games[game_id] = rec
         await self._execute(rec, f"import:{game_id}", lambda r: (batch, {"seed": r.seed}))
         return rec
+=======
+        """Create a new game from an exported finished log (``cloister export`` of a game
+        seen by the review audience), re-decided by the rules (``server.imports``):
+        ServiceError ``import_mismatch`` names the first event they would not produce."""
+        from .imports import import_log  # imports builds on this module
+>>>>>>> main
 
-    @staticmethod
-    def _require_finished(probe: GameRecord) -> None:
-        """Only a finished game's log is imported (the one place that decides it).
-
-        An unfinished log is what a seat or a spectator may see of a running game, with
-        its secrets blanked: folded here it would become a game frozen mid-play whose
-        hidden cards are gone, and imported seats have no tokens to play it on anyway.
-        """
-        if not probe.terminal:
-            raise ServiceError(
-                "unfinished_log",
-                "only a finished game's full log can be imported; this one stops at "
-                f"version {probe.version} with the game still "
-                f"{'open' if probe.state is None else 'running'}",
-            )
+        return await import_log(self, events)
 
     async def take_seat(
         self, rec: GameRecord, seat: int | None, name: str | None, bot: str | None = None
