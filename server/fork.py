@@ -32,10 +32,11 @@ __all__ = ["fork_created", "fork_events", "fork_game", "report"]
 
 def fork_events(rec: GameRecord, version: int) -> list[tuple[str, dict[str, Any]]]:
     """The rule events that rebuild the position after ``version`` (checked: a finished
-    game, a version inside its play). Raises ServiceError ``bad_version`` / ``not_finished``."""
+    game, a version inside its play). Raises ServiceError ``bad_version`` or
+    ``game_not_finished``."""
     if not rec.terminal:
         raise ServiceError(
-            "not_finished",
+            "game_not_finished",
             "only a finished game can be forked (its log is public by then); this one is "
             f"{rec.status}",
             409,

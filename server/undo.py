@@ -11,7 +11,8 @@ An undo is a new event, ``cloister.Undone`` {``to_version``, ``seat``, ``command
 ``at``}: the game's state becomes what it was after version ``to_version``, and the events
 ``to_version + 1 … version - 1`` are *undone*. The stream is never rewritten; every fold
 (the service's state, ``GameRecord.state_at`` for ``view?version=`` and replays, imports)
-skips undone events through :func:`fold_log`. The undone events stay in the log, so a
+skips undone events through :func:`fold_log`; ``cloister verify`` and imports re-check
+each undo with :func:`undo_options` (``server.fairness``). The undone events stay in the log, so a
 replay shows them (struck out), and every viewer reads the undo's sentence.
 
 Rules of a well-formed log, which the service keeps and an import re-checks: the target of
@@ -42,7 +43,6 @@ __all__ = [
     "UndoOptions",
     "check_undo",
     "fold_log",
-    "imported_undo",
     "undo",
     "undo_options",
     "undo_text",
@@ -193,24 +193,6 @@ def check_undo(rec: GameRecord, seat: int, names: Names, to_version: int | None)
         f"{options.reason}",
         409,
     )
-
-
-def imported_undo(probe: GameRecord, data: dict[str, Any], version: int) -> dict[str, Any]:
-    """An imported ``cloister.Undone``'s data, checked: the seat was allowed that undo at
-    that point of the log (else ValueError naming the event)."""
-    from .hub import names_for
-
-    seat, target = data.get("seat"), data.get("to_version")
-    if not isinstance(seat, int) or not 0 <= seat < len(probe.seats):
-        raise ValueError(f"event {version}: an undo by no seat")
-    if not isinstance(target, int) or isinstance(target, bool):
-        raise ValueError(f"event {version}: an undo with no 'to_version'")
-    try:
-        _, count = check_undo(probe, seat, names_for(probe, seat_viewer(seat)), target)
-    except ServiceError as exc:
-        raise ValueError(f"event {version}: {exc.message}") from None
-    at = data.get("at")
-    return {"to_version": target, "seat": seat, "commands": count, "at": at}
 
 
 def undo_text(data: dict[str, Any], names: Names) -> str:

@@ -14,6 +14,7 @@ import pytest
 from domain import SPECTATOR, Rng, default_registry, seat_viewer
 from server import games as games_module
 from server.errors import ServiceError
+from server.fairness import Mismatch, replay
 from server.games import GameRecord, GameService
 from server.snapshots import Snapshot, loads_state
 from server.store.redis import RedisStore
@@ -79,6 +80,19 @@ async def test_undo_folds_everywhere_snapshots_and_reloads(
     assert any(e.type == UNDONE for e in rec.log[: snap.version])
     assert loads_state(snap.state) == fold_log(rec.game, rec.options, rec.log, snap.version)
     assert loads_state(snap.state) == rec.state_at(snap.version)
+    # the finished game re-decides (cloister verify) and imports, undos and all
+    assert rec.terminal
+    exported = [{"version": e.version, "type": e.type, "data": e.data} for e in rec.log]
+    replayed = replay(REGISTRY, orjson.loads(orjson.dumps(exported)))
+    assert replayed.state == rec.state
+    imported = await service.import_log(orjson.loads(orjson.dumps(exported)))
+    assert imported.state == rec.state
+    # an undo the server would refuse there is named
+    undone_at = next(e.version for e in rec.log if e.type == UNDONE)
+    forged = orjson.loads(orjson.dumps(exported))
+    forged[undone_at - 1]["data"]["to_version"] = 3
+    with pytest.raises(Mismatch, match=f"version {undone_at}: an undo the server refuses"):
+        replay(REGISTRY, forged)
     # a replay at a version inside an undone stretch shows what was seen then
     undone = [e for e in rec.log if e.type == UNDONE]
     last = undone[-1]
@@ -218,7 +232,7 @@ async def test_fork_a_finished_game_and_report_what_the_reporter_may_see(
             r = await client.post(f"/api/games/{game_id}/fork", json=body)
             assert r.status_code == 400 and r.json()["error"]["code"] == code, r.text
         r = await client.post(f"/api/games/{fork['id']}/fork", json={"version": started + 1})
-        assert r.status_code == 409 and r.json()["error"]["code"] == "not_finished"
+        assert r.status_code == 409 and r.json()["error"]["code"] == "game_not_finished"
 
         # report a problem on the running fork: only what that seat may see
         token = fork["you"]["token"]
