@@ -52,6 +52,8 @@ from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import ServiceError
 from .games import GameRecord, GameService, SeatClaim
 from .hub import Hub, legal_for, wire_events
+from .limits import BodyLimit
+from .lobby import STATUSES, Lobby, lobby_for
 from .openapi import Operation, Query, openapi, operation
 from .store.base import EventStore
 from .ws import RawSend, game_socket
@@ -91,7 +93,7 @@ async def _json_body(request: Request, limit: int) -> Any:
 async def _decode(request: Request, cls: type[T], limit: int | None = None) -> T:
     """The body as a ``protocol.http`` request class (strict: wrong types and unknown
     fields are refused with ``bad_request`` naming the field)."""
-    raw = await _json_body(request, limit or request.app.state.settings.max_message_bytes)
+    raw = await _json_body(request, limit or request.app.state.settings.max_body_bytes)
     try:
         return decode_request(raw, cls)
     except RequestError as exc:
@@ -287,10 +289,6 @@ async def play_now(request: Request) -> Response:
     )
 
 
-IMPORT_LIMIT = 64 << 20
-"""A whole game's log: far larger than any message, still bounded."""
-
-
 @endpoint(
     Operation(
         "Create a new game from a finished game's full log",
@@ -300,17 +298,17 @@ IMPORT_LIMIT = 64 << 20
     )
 )
 async def import_game(request: Request) -> Response:
-    body = await _decode(request, ImportLog, IMPORT_LIMIT)
+    body = await _decode(request, ImportLog, request.app.state.settings.max_import_bytes)
     rec = await _service(request).import_log(body.events)
     return ORJSONResponse(rec.summary(), 201)
 
 
-STATUSES = ("open", "running", "finished")
+LIST_LIMIT, LIST_MAX = 500, 1000
 
 
 @endpoint(
     Operation(
-        "List games (at most 500), newest first",
+        "List games (500 unless limit says otherwise), newest first",
         {200: GameList},
         query=(
             Query(
@@ -318,25 +316,28 @@ STATUSES = ("open", "running", "finished")
                 {"enum": list(STATUSES)},
                 "only games in this status (open: seats free; running; finished)",
             ),
+            Query(
+                "limit",
+                {"type": "integer", "minimum": 1, "maximum": LIST_MAX},
+                f"at most this many games (default {LIST_LIMIT})",
+            ),
         ),
     )
 )
 async def list_games(request: Request) -> Response:
-    service = _service(request)
+    """Served from the lobby projection (``server.lobby``): no game is loaded."""
     wanted = request.query_params.get("status")
     if wanted is not None and wanted not in STATUSES:
         raise ServiceError(
             "bad_request", f"'status' must be one of {', '.join(STATUSES)}, not {wanted!r}"
         )
-    out = []
-    for gid in (await service.store.game_ids())[:500]:
-        try:
-            rec = await service.load(gid)
-        except ServiceError:
-            continue
-        if wanted is None or rec.status == wanted:
-            out.append(rec.summary())
-    return ORJSONResponse({"games": out})
+    limit = _int_param(request, "limit", LIST_LIMIT)
+    if not 1 <= limit <= LIST_MAX:
+        raise ServiceError("bad_request", f"'limit' must be 1 to {LIST_MAX}, not {limit}")
+    lobby: Lobby = request.app.state.lobby
+    await lobby.flush()  # this process's own latest appends first
+    blobs = await lobby.listing(wanted, limit)
+    return Response(b'{"games":[' + b",".join(blobs) + b"]}", media_type="application/json")
 
 
 @endpoint(Operation("One game's summary", {200: GameSummary}, errors=()))
@@ -530,6 +531,13 @@ def _web_dir() -> Path | None:
     return path if (path / "index.html").exists() else None
 
 
+async def _backfill(lobby: Lobby, service: GameService) -> None:
+    try:
+        await lobby.backfill(service)
+    except Exception:  # the next start scans again
+        log.exception("lobby scan failed")
+
+
 def create_app(
     settings: Settings | None = None,
     registry: Registry | None = None,
@@ -570,21 +578,27 @@ def create_app(
         service = GameService(own_store, registry)
         hub = Hub(service)
         bots = BotRunner(service, settings.bot_delay)
+        lobby = lobby_for(own_store)
+        service.listeners.append(lobby.on_entries)
         app.state.settings = settings
         app.state.registry = registry
         app.state.store = own_store
         app.state.service = service
         app.state.hub = hub
         app.state.bots = bots
+        app.state.lobby = lobby
         app.state.glossaries = {}
         tasks = [
             asyncio.create_task(hub.follow_doorbells()),
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
+            asyncio.create_task(lobby.run()),
+            asyncio.create_task(_backfill(lobby, service)),
         ]
         try:
             yield
         finally:
             await bots.close()
+            await lobby.close()
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -618,7 +632,15 @@ def create_app(
     app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(RawSend)],
+        middleware=[
+            # Body limits first: nothing behind them sees a byte over the limit.
+            Middleware(
+                BodyLimit,
+                default=settings.max_body_bytes,
+                per_path={"/api/games/import": settings.max_import_bytes},
+            ),
+            Middleware(RawSend),
+        ],
         exception_handlers={HTTPException: http_error},
     )
     app.state.openapi = None

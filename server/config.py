@@ -17,6 +17,15 @@ class Settings:
     data_dir: str = ".cloister"
     """Where the embedded Redis keeps its AOF, so games survive a restart."""
     max_message_bytes: int = 16 * 1024
+    """A WebSocket message's limit: a bigger one is answered ``too_large`` (socket open)."""
+    max_frame_bytes: int = 64 * 1024
+    """A WebSocket message bigger than this is not even read: the server closes the socket
+    with 1009 (``cloister serve`` passes it to uvicorn as ``ws_max_size``)."""
+    max_body_bytes: int = 16 * 1024
+    """An HTTP request body's limit on every route but those with their own (below):
+    refused with 413 before more than this is read (``server.limits``)."""
+    max_import_bytes: int = 64 << 20
+    """The body limit of ``POST /api/games/import`` (a whole game's log)."""
     rate_per_second: float = 200.0
     """Per connection. Generous for people and bots; stops a runaway loop or a flood."""
     rate_burst: int = 400

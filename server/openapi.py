@@ -51,7 +51,8 @@ class Operation:
     token: bool = False
     """Takes an optional ``Authorization: Bearer <seat token>`` (the audience)."""
     errors: Sequence[int] = (400,)
-    """The error statuses it answers with an ``ErrorReply``, besides 404/405 for all."""
+    """The error statuses it answers with an ``ErrorReply``, besides 404/405/413 for all
+    (413: every route's body is bounded, ``server.limits``)."""
     tag: str = "games"
 
 
@@ -108,7 +109,7 @@ def _operation(route: Route, method: str, op: Operation) -> dict[str, Any]:
         else:
             content = _json(_ref(body))
         responses[str(status)] = {"description": _status_text(status), "content": content}
-    for status in (*op.errors, 404, 405):
+    for status in (*op.errors, 404, 405, 413):
         responses.setdefault(
             str(status), {"description": _status_text(status), "content": _json(_ref(ErrorReply))}
         )

@@ -4,7 +4,9 @@
   (the legacy one costs 1.6x the CPU).
 * ``ws_per_message_deflate=False``: our frames are small JSON; deflate costs 1.8x the CPU
   and 2.4x the memory per connection (see the design notes on performance).
-* ``ws_max_size`` stays above the protocol's own limit, so an oversize message gets a
+* ``ws_max_size`` is ``Settings.max_frame_bytes``: a bigger message is refused from its
+  frame header, before its payload is read (close code 1009). It stays above the
+  protocol's own limit (``max_message_bytes``), so a message between the two gets a
   structured ``too_large`` error instead of a dropped connection.
 
 ``workers > 1`` runs that many server processes on one port (uvicorn's supervisor: the
@@ -74,7 +76,7 @@ def uvicorn_config(
         "port": port,
         "ws": "websockets-sansio",
         "ws_per_message_deflate": False,
-        "ws_max_size": 1 << 20,
+        "ws_max_size": settings.max_frame_bytes,
         "lifespan": "on",
         "log_level": "info",
         **overrides,

@@ -34,7 +34,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def uvicorn_config(app: Any, port: int) -> uvicorn.Config:
+def uvicorn_config(app: Any, port: int, ws_max_size: int | None = None) -> uvicorn.Config:
+    """uvicorn as ``cloister serve`` runs it (``ws_max_size``: ``Settings.max_frame_bytes``)."""
     return uvicorn.Config(
         app,
         host="127.0.0.1",
@@ -42,7 +43,7 @@ def uvicorn_config(app: Any, port: int) -> uvicorn.Config:
         log_level="warning",
         ws="websockets-sansio",
         ws_per_message_deflate=False,
-        ws_max_size=1 << 20,
+        ws_max_size=Settings().max_frame_bytes if ws_max_size is None else ws_max_size,
         lifespan="on",
     )
 
@@ -52,7 +53,7 @@ def running_server(prefix: str, registry: Registry | None = None, **settings: An
     """A real server on a free port in a background thread; yields its base URL."""
     port = free_port()
     cfg = Settings(redis_url=REDIS_URL, key_prefix=prefix, **settings)
-    server = uvicorn.Server(uvicorn_config(create_app(cfg, registry), port))
+    server = uvicorn.Server(uvicorn_config(create_app(cfg, registry), port, cfg.max_frame_bytes))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

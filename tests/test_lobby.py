@@ -1,0 +1,175 @@
+"""The lobby listing is a projection kept by every append, never a load (``server.lobby``)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from domain import default_registry
+from server.bots import BotRunner
+from server.games import GameRecord, GameService, SeatClaim
+from server.lobby import MemoryLobby, RedisLobby, item
+from server.store.memory import MemoryStore
+from server.store.redis import RedisStore
+from tests.support import REDIS_URL, http, start_server_process
+
+
+async def finished(service: GameService, n: int, type_: str = "high-card") -> list[GameRecord]:
+    """``n`` games played to the end by bots in ``service`` (it needs a BotRunner)."""
+    recs = []
+    for _ in range(n):
+        rec, _ = await service.create_table(
+            type_, None, None, [SeatClaim(None, None, "random"), SeatClaim(None, None, "random")]
+        )
+        recs.append(rec)
+    deadline = time.monotonic() + 60
+    while not all(r.terminal for r in recs):
+        assert time.monotonic() < deadline, "the bots did not finish"
+        await asyncio.sleep(0.01)
+    return recs
+
+
+def cached(base: str) -> int:
+    text = httpx.get(base + "/metrics").text
+    line = next(x for x in text.splitlines() if x.startswith("cloister_games_cached "))
+    return int(line.split()[1])
+
+
+def wait_for(check: Any, what: str, timeout: float = 20) -> Any:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+
+
+# -- in-process --------------------------------------------------------------------------------
+async def test_every_own_append_updates_the_projection_newest_version_wins() -> None:
+    store = MemoryStore()
+    service = GameService(store, default_registry())
+    lobby = MemoryLobby(store)
+    service.listeners.append(lobby.on_entries)
+    BotRunner(service)
+    rec, _ = await service.create_table("high-card", None)
+    await lobby.flush()
+    [open_] = await lobby.listing(None, 10)
+    assert b'"status":"open"' in open_ and b'"version":1' in open_
+    await service.take_seat(rec, None, "ann")
+    await service.take_seat(rec, None, None, "random")
+    await lobby.flush()
+    assert await lobby.listing("open", 10) == []
+    [running] = await lobby.listing("running", 10)
+    assert f'"version":{rec.version}'.encode() in running
+    stale = (rec.id, 1, rec.created, "open", b"{}")
+    await lobby._put([stale])  # an older write arriving late changes nothing
+    assert await lobby.listing("running", 10) == [running]
+    # a catch-up of another process's append (no command id) is that process's to write
+    lobby.on_entries(rec, rec.log[-1:], None)
+    assert not lobby._dirty
+
+
+@pytest.mark.redis
+async def test_redis_projection_lists_by_status_and_keeps_the_newest(
+    redis_store: RedisStore,
+) -> None:
+    service = GameService(redis_store, default_registry())
+    BotRunner(service)
+    lobby = RedisLobby(redis_store.redis, redis_store.prefix)
+    service.listeners.append(lobby.on_entries)
+    done = await finished(service, 3)
+    waiting, _ = await service.create_table("high-card", None)
+    await lobby.flush()
+    listed = await lobby.listing(None, 10)
+    assert [
+        b'"id":"' + r.id.encode() + b'"' in blob
+        for r, blob in zip([waiting, *reversed(done)], listed, strict=True)
+    ] == [True] * 4  # newest first
+    assert len(await lobby.listing("finished", 10)) == 3
+    assert len(await lobby.listing("open", 10)) == 1
+    assert len(await lobby.listing(None, 2)) == 2
+    first = done[0]
+    await lobby._put([(first.id, 2, first.created, "running", b"{}")])
+    assert len(await lobby.listing("finished", 10)) == 3  # not moved back
+    assert await lobby.versions([first.id, "g-none"]) == [first.version, None]
+    assert await lobby.heads([first.id, "g-none"]) == [first.version, 0]
+    # every key but the global ones carries the {lobby} hash tag (one Cluster slot)
+    keys = [k.decode() async for k in redis_store.redis.scan_iter(f"{redis_store.prefix}:*")]
+    assert {k for k in keys if "{" not in k} == {f"{redis_store.prefix}:games"}
+    assert any("{lobby}" in k for k in keys)
+
+
+@pytest.mark.redis
+async def test_the_scan_adds_missing_and_stale_games_without_caching_them(
+    redis_store: RedisStore,
+) -> None:
+    service = GameService(redis_store, default_registry())  # no lobby: "before the change"
+    BotRunner(service)
+    done = await finished(service, 4)
+    waiting, _ = await service.create_table("high-card", None)
+    lobby = RedisLobby(redis_store.redis, redis_store.prefix)
+    behind = done[1]  # as if its process died between an append and its lobby write
+    await lobby._put([(behind.id, 3, behind.created, "running", b"{}")])
+    reader = GameService(redis_store, default_registry())
+    assert await lobby.backfill(reader) == 5
+    assert reader.games == {}  # nothing loaded into the serving cache
+    listed = await lobby.listing(None, 10)
+    assert sorted(listed) == sorted(item(r)[4] for r in [*done, waiting])
+    assert await lobby.backfill(reader) == 0  # nothing left to do
+    await redis_store.redis.set(lobby._scan, "1")  # another process is scanning
+    await lobby._put([(behind.id, 4, behind.created, "running", b"{}")])
+    assert await lobby.backfill(reader) == 0
+
+
+# -- two server processes on one Redis --------------------------------------------------------
+@pytest.fixture
+def two(key_prefix: str, redis_store: object) -> Iterator[list[str]]:
+    env = {**os.environ, "REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": key_prefix}
+    env["CLOISTER_BOT_DELAY"] = "0"
+    procs = [start_server_process(env) for _ in range(2)]
+    try:
+        yield [base for _, base in procs]
+    finally:
+        for proc, _ in procs:
+            proc.terminate()
+        for proc, _ in procs:
+            proc.wait(10)
+
+
+@pytest.mark.redis
+async def test_two_processes_list_each_others_games_and_load_none(two: list[str]) -> None:
+    a, b = two
+    async with http(a) as ca, http(b) as cb:
+        bots = {"type": "high-card", "bots": [{}, {}]}
+        played = [(await ca.post("/api/games", json=bots)).json()["id"] for _ in range(3)]
+        waiting = (await ca.post("/api/games", json={"type": "high-card"})).json()["id"]
+
+        def listed_on_b() -> Any:
+            games = httpx.get(b + "/api/games?status=finished").json()["games"]
+            return games if {g["id"] for g in games} == set(played) else None
+
+        finished_games = await asyncio.to_thread(wait_for, listed_on_b, "finished on b")
+        for g in finished_games:  # the summary is the game's own, at its last version
+            assert g == (await ca.get(f"/api/games/{g['id']}")).json()
+        assert cached(b) == 0  # b listed them all and loaded none
+        # an append on b shows in a's listing
+        r = await cb.post(f"/api/games/{waiting}/seats", json={"name": "ann"})
+        assert r.status_code == 201
+
+        def seated_on_a() -> bool:
+            [g] = httpx.get(a + "/api/games?status=open").json()["games"]
+            return bool(g["id"] == waiting and g["seats"][0]["name"] == "ann")
+
+        await asyncio.to_thread(wait_for, seated_on_a, "b's append listed on a")
+        r = await ca.get("/api/games", params={"limit": 2})
+        assert [g["id"] for g in r.json()["games"]] == [waiting, played[-1]]
+        for bad in ("0", "1001", "x"):
+            r = await ca.get("/api/games", params={"limit": bad})
+            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
