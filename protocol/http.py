@@ -49,6 +49,7 @@ __all__ = [
     "RequestError",
     "SeatGranted",
     "SeatSummary",
+    "VerifyReply",
     "ViewReply",
     "check_constraints",
     "decode_request",
@@ -223,6 +224,13 @@ class SeatSummary:
     taken: bool
     name: str | None
     bot: str | None = attrs.field(metadata=_doc("The bot level, when a bot holds the seat."))
+    stand_in: str | None = attrs.field(
+        default=None,
+        metadata=_doc(
+            "The bot level playing for this person's seat while they are away (their clock "
+            "ran out, they were disconnected too long, or they left the table)."
+        ),
+    )
 
 
 @attrs.frozen
@@ -314,6 +322,34 @@ class ViewReply:
     view: Any
     to_act: list[int]
     legal: list[dict[str, Any]]
+    table: dict[str, Any] | None = attrs.field(
+        default=None,
+        metadata=_doc(
+            "At the head only: clocks and stand-ins, as in the WebSocket welcome "
+            "(docs/protocol.md, Clocks and absent players)."
+        ),
+    )
+
+
+@attrs.frozen
+class VerifyReply:
+    """A finished game re-decided from its revealed seed (``cloister verify``, the replay
+    page): ``verified`` true when every event is exactly what the rules produce."""
+
+    verified: bool
+    code: str | None = attrs.field(
+        metadata=_doc(
+            "None when verified; else ``log_mismatch`` (the first event the rules would not "
+            "produce) or ``unverifiable_log`` (recorded before seeds and commands were)."
+        )
+    )
+    message: str = attrs.field(metadata=_doc("In words: what was checked, or the first mismatch."))
+    version: int | None = attrs.field(metadata=_doc("The version of the first mismatch."))
+    commands: int = attrs.field(metadata=_doc("Commands re-decided."))
+    seed: str | None = attrs.field(metadata=_doc("The revealed seed."))
+    commitment: str | None = attrs.field(
+        metadata=_doc("The SHA-256 digest (hex) ``cloister.GameCreated`` committed to.")
+    )
 
 
 HTTP_RESPONSES: tuple[type, ...] = (
@@ -328,6 +364,7 @@ HTTP_RESPONSES: tuple[type, ...] = (
     BotAdded,
     EventsReply,
     ViewReply,
+    VerifyReply,
 )
 
 

@@ -1,8 +1,9 @@
 """Every message on the wire, as frozen attrs classes.
 
 Each message is a JSON object whose ``type`` field names it. Client → server:
-``hello``, ``command``, ``chat``, ``ping``, ``resync``. Server → client: ``welcome``, ``update``,
-``accepted``, ``rejected``, ``game_over``, ``error``, ``pong``. See ``docs/protocol.md``.
+``hello``, ``command``, ``chat``, ``leave``, ``retake``, ``ping``, ``resync``. Server →
+client: ``welcome``, ``update``, ``accepted``, ``rejected``, ``game_over``, ``error``,
+``pong``. See ``docs/protocol.md``.
 """
 
 from __future__ import annotations
@@ -22,10 +23,12 @@ __all__ = [
     "Error",
     "GameOverMessage",
     "Hello",
+    "Leave",
     "Ping",
     "Pong",
     "Rejected",
     "Resync",
+    "Retake",
     "SendCommand",
     "ServerMessage",
     "Update",
@@ -88,6 +91,26 @@ class Chat:
 
 
 @attrs.frozen
+class Leave:
+    """Leave the table: the game's best bot plays on for your seat (a
+    ``cloister.SeatHandedToBot`` event with reason ``left``) until you send ``retake``.
+    Replied to like a command (``command_id``)."""
+
+    TYPE: ClassVar[str] = "leave"
+    command_id: str
+
+
+@attrs.frozen
+class Retake:
+    """Take your seat back from the bot playing for it (after your clock ran out, you were
+    away, or you left): a ``cloister.SeatRetaken`` event. Connecting again with your token
+    does not do it by itself: send this. Replied to like a command (``command_id``)."""
+
+    TYPE: ClassVar[str] = "retake"
+    command_id: str
+
+
+@attrs.frozen
 class Ping:
     TYPE: ClassVar[str] = "ping"
     nonce: int = 0
@@ -101,8 +124,8 @@ class Resync:
     since: int
 
 
-ClientMessage = Hello | SendCommand | Chat | Ping | Resync
-CLIENT_MESSAGES: tuple[type, ...] = (Hello, SendCommand, Chat, Ping, Resync)
+ClientMessage = Hello | SendCommand | Chat | Leave | Retake | Ping | Resync
+CLIENT_MESSAGES: tuple[type, ...] = (Hello, SendCommand, Chat, Leave, Retake, Ping, Resync)
 
 
 # -- server → client ------------------------------------------------------------------------
@@ -139,6 +162,10 @@ class Welcome:
     legal: list[dict[str, Any]]
     to_act: list[int]
     events: list[WireEvent] = attrs.field(factory=list)
+    table: dict[str, Any] | None = None
+    """Clocks and stand-ins: ``{"now", "clock", "seats": [{"seat", "bot", "remaining",
+    "running", "deadline"}]}`` (times in server milliseconds since the epoch; absent when
+    the game has no clock and no bot stands in for anybody). See docs/protocol.md."""
 
 
 @attrs.frozen
@@ -166,6 +193,8 @@ class Update:
     view: Any = None
     legal: list[dict[str, Any]] | None = None
     command_id: str | None = None
+    table: dict[str, Any] | None = None
+    """As in the welcome, as of this update."""
 
 
 @attrs.frozen

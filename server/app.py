@@ -41,12 +41,15 @@ from protocol.http import (
     PlayNowReply,
     RequestError,
     SeatGranted,
+    VerifyReply,
     ViewReply,
     decode_request,
 )
 
-from . import metrics
+from . import fairness, metrics
 from .bots import BotRunner
+from .cache import GameCache
+from .clocks import PLATFORM_OPTIONS, ClockKeeper
 from .config import Settings
 from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import ServiceError
@@ -78,8 +81,7 @@ def _error(exc: ServiceError, headers: dict[str, str] | None = None) -> Response
     return ORJSONResponse(body, exc.status, headers=headers)
 
 
-async def _json_body(request: Request, limit: int) -> Any:
-    raw = await request.body()
+def _json(raw: bytes, limit: int) -> Any:
     if len(raw) > limit:
         raise ServiceError("too_large", f"the body is limited to {limit} bytes", 413)
     if not raw:
@@ -93,9 +95,12 @@ async def _json_body(request: Request, limit: int) -> Any:
 async def _decode(request: Request, cls: type[T], limit: int | None = None) -> T:
     """The body as a ``protocol.http`` request class (strict: wrong types and unknown
     fields are refused with ``bad_request`` naming the field)."""
-    raw = await _json_body(request, limit or request.app.state.settings.max_body_bytes)
+    return _parse(await request.body(), cls, limit or request.app.state.settings.max_body_bytes)
+
+
+def _parse(raw: bytes, cls: type[T], limit: int) -> T:
     try:
-        return decode_request(raw, cls)
+        return decode_request(_json(raw, limit), cls)
     except RequestError as exc:
         raise ServiceError("bad_request", exc.message) from None
 
@@ -180,7 +185,8 @@ async def game_types(request: Request) -> Response:
                         "applies_when": dict(o.applies_when) if o.applies_when else None,
                     }
                     for o in t.game.option_specs
-                ],
+                ]
+                + [dict(o) for o in PLATFORM_OPTIONS],
                 "bots": sorted({"random", *t.bots}),
                 "default_bot": t.bot(None).name,
             }
@@ -298,9 +304,35 @@ async def play_now(request: Request) -> Response:
     )
 )
 async def import_game(request: Request) -> Response:
-    body = await _decode(request, ImportLog, request.app.state.settings.max_import_bytes)
+    limit = request.app.state.settings.max_import_bytes
+    raw = await request.body()  # counted while it streams in (``BodyLimit``)
+    # Parsed and re-decided in worker threads: the loop keeps serving everyone else.
+    body = await asyncio.to_thread(_parse, raw, ImportLog, limit)
     rec = await _service(request).import_log(body.events)
     return ORJSONResponse(rec.summary(), 201)
+
+
+@endpoint(
+    Operation(
+        "Re-decide a finished game from its revealed seed: is every event what the rules make?",
+        {200: VerifyReply},
+        errors=(409,),
+    )
+)
+async def verify_game(request: Request) -> Response:
+    rec = await _game(request)
+    if not rec.terminal:
+        raise ServiceError(
+            "game_not_finished",
+            "the seed is revealed only when the game ends: verify it then",
+            409,
+        )
+    events = [{"version": e.version, "type": e.type, "data": e.data} for e in rec.log]
+    try:
+        reply = await asyncio.to_thread(fairness.report, _service(request).registry, events)
+    except fairness.VerifyError as exc:
+        raise ServiceError("game_not_finished", exc.message, 409) from None
+    return ORJSONResponse(reply)
 
 
 LIST_LIMIT, LIST_MAX = 500, 1000
@@ -465,6 +497,7 @@ async def view_at(request: Request) -> Response:
             "view": view,
             "to_act": to_act,
             "legal": legal_for(rec, seat) if version == rec.version else [],
+            "table": request.app.state.clocks.wire(rec) if version == rec.version else None,
         }
     )
 
@@ -538,16 +571,25 @@ async def _backfill(lobby: Lobby, service: GameService) -> None:
         log.exception("lobby scan failed")
 
 
+async def _trim(cache: GameCache, interval: float) -> None:
+    """Games grow while cached: re-check the cache's memory bound now and then."""
+    while True:
+        await asyncio.sleep(interval)
+        cache.trim()
+
+
 def create_app(
     settings: Settings | None = None,
     registry: Registry | None = None,
     store: EventStore | None = None,
     data_lock: DataFolderLock | None = None,
+    now: Callable[[], int] | None = None,
 ) -> Starlette:
     """The app. With no ``store`` it connects to ``settings.redis_url``, or (None) starts an
     embedded Redis on ``settings.data_dir``, holding that folder's lock: ``data_lock`` if
     the caller took it already (``cloister serve`` does, before binding its port), else
-    one taken here, so two servers never share one folder's Redis data."""
+    one taken here, so two servers never share one folder's Redis data. ``now`` is the
+    clocks' time source (milliseconds since the epoch; tests pass their own)."""
     settings = settings or Settings.from_env()
     registry = registry if registry is not None else default_registry()
 
@@ -577,7 +619,23 @@ def create_app(
             own_store = RedisStore(url, settings.key_prefix)
         service = GameService(own_store, registry)
         hub = Hub(service)
+        if now is not None:
+            service.now = now
+        clocks = ClockKeeper(service, settings.clock_tick)
+        hub.table = clocks.wire
         bots = BotRunner(service, settings.bot_delay)
+        service.games = GameCache(
+            settings.cache_games,
+            settings.cache_bytes,
+            # Never dropped while played here: a game would be held twice by one process.
+            # A running turn clock counts as play: dropped, it would expire only when
+            # something loaded the game again.
+            in_use=lambda gid, rec: (
+                bool(hub.connections.get(gid))
+                or bots.busy(gid, len(rec.seats))
+                or gid in clocks.tables
+            ),
+        )
         lobby = lobby_for(own_store)
         service.listeners.append(lobby.on_entries)
         app.state.settings = settings
@@ -586,19 +644,23 @@ def create_app(
         app.state.service = service
         app.state.hub = hub
         app.state.bots = bots
+        app.state.clocks = clocks
         app.state.lobby = lobby
         app.state.glossaries = {}
         tasks = [
             asyncio.create_task(hub.follow_doorbells()),
             asyncio.create_task(hub.reconcile(settings.reconcile_seconds)),
+            asyncio.create_task(clocks.run()),
             asyncio.create_task(lobby.run()),
             asyncio.create_task(_backfill(lobby, service)),
+            asyncio.create_task(_trim(service.games, settings.reconcile_seconds)),
         ]
         try:
             yield
         finally:
             await bots.close()
             await lobby.close()
+            await clocks.close()
             for t in tasks:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
@@ -622,6 +684,7 @@ def create_app(
         Route("/api/games/{game_id}/bots", add_bot, methods=["POST"]),
         Route("/api/games/{game_id}/events", events),
         Route("/api/games/{game_id}/view", view_at),
+        Route("/api/games/{game_id}/verify", verify_game),
         WebSocketRoute("/api/games/{game_id}/ws", game_socket),
         Route("/api/openapi.json", openapi_document),
         Route("/metrics", prometheus),

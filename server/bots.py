@@ -39,9 +39,11 @@ class BotRunner:
             return
         for seat in rec.game.to_act(rec.state):
             info = rec.seats[seat]
-            if info is None or info.bot is None or (rec.id, seat) in self._pending:
+            # A bot's own seat, or a person's a bot stands in for (``server.clocks``).
+            level = None if info is None else info.bot or info.stand_in
+            if level is None or (rec.id, seat) in self._pending:
                 continue
-            task = asyncio.get_running_loop().create_task(self._move(rec, seat, info.bot))
+            task = asyncio.get_running_loop().create_task(self._move(rec, seat, level))
             self._pending[(rec.id, seat)] = task
 
     async def _move(self, rec: GameRecord, seat: int, level: str) -> None:
@@ -52,6 +54,9 @@ class BotRunner:
             version = rec.version
             if rec.state is None or rec.terminal or seat not in rec.game.to_act(rec.state):
                 return
+            info = rec.seats[seat]
+            if info is None or (info.bot or info.stand_in) is None:
+                return  # its player took the seat back meanwhile
             bot = rec.gtype.bot(level)
             rng = Rng(f"{rec.seed}:bot:{seat}:{version}")
             command = bot.choose(rec.game, rec.state, seat, rng)
@@ -69,6 +74,10 @@ class BotRunner:
         # (a refused move on an unchanged state must not spin).
         if not self._closed and rec.version != start:
             self.on_entries(rec, [])
+
+    def busy(self, game_id: str, seats: int) -> bool:
+        """Is a move of one of the game's bots pending (the cache keeps such a game)?"""
+        return bool(self._pending) and any((game_id, s) in self._pending for s in range(seats))
 
     async def close(self) -> None:
         self._closed = True

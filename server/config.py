@@ -29,9 +29,16 @@ class Settings:
     rate_per_second: float = 200.0
     """Per connection. Generous for people and bots; stops a runaway loop or a flood."""
     rate_burst: int = 400
+    cache_games: int = 2000
+    """Games this process keeps in memory at most (least recently used dropped first;
+    a dropped game reloads from its stream on its next use; ``server.cache``)."""
+    cache_bytes: int = 256 << 20
+    """The cached games' estimated memory at most."""
     bot_delay: float = 0.0
     reconcile_seconds: float = 5.0
     hello_timeout: float = 10.0
+    clock_tick: float = 1.0
+    """Longest sleep of the clock keeper between looks (``server.clocks``)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -42,6 +49,8 @@ class Settings:
             "data_dir": env.get("CLOISTER_DATA", ".cloister"),
             "bot_delay": float(env.get("CLOISTER_BOT_DELAY", "0.4")),
             "rate_per_second": float(env.get("CLOISTER_RATE", "200")),
+            "cache_games": int(env.get("CLOISTER_CACHE_GAMES", "2000")),
+            "cache_bytes": int(env.get("CLOISTER_CACHE_MB", "256")) << 20,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

@@ -27,7 +27,7 @@ import orjson
 
 from domain import Context, DomainError, GameType, Registry, RuleViolation
 from domain.errors import IllegalCommand
-from domain.game import validate_options
+from domain.game import fold, validate_options
 from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
@@ -43,6 +43,14 @@ GAME_CREATED = PLATFORM + "GameCreated"
 SEAT_TAKEN = PLATFORM + "SeatTaken"
 GAME_STARTED = PLATFORM + "GameStarted"
 CHAT = PLATFORM + "Chat"
+COMMAND_ACCEPTED = PLATFORM + "CommandAccepted"
+"""Every accepted command (seat, command, id, time), appended just before its events."""
+SEED_REVEALED = PLATFORM + "SeedRevealed"
+"""The game's seed, appended with the events that end the game (``server.fairness``)."""
+SEED_HASH = "sha256"
+SEAT_HANDED = PLATFORM + "SeatHandedToBot"
+"""A bot stands in for a person's seat (clock ran out, away, left): ``server.clocks``."""
+SEAT_RETAKEN = PLATFORM + "SeatRetaken"
 MAX_CONFLICT_RETRIES = 8
 
 
@@ -53,6 +61,8 @@ BOT_SUFFIX = " (bot)"
 class SeatInfo:
     name: str
     bot: str | None = None
+    stand_in: str | None = None
+    """The bot level playing for this person's seat while they are away (``server.clocks``)."""
 
     @property
     def log_name(self) -> str:
@@ -173,6 +183,7 @@ class GameRecord:
                     "taken": s is not None,
                     "name": s.name if s else None,
                     "bot": s.bot if s else None,
+                    "stand_in": s.stand_in if s else None,
                 }
                 for i, s in enumerate(self.seats)
             ],
@@ -262,8 +273,39 @@ def _reused(command_id: str) -> ServiceError:
     )
 
 
+def _seat_event(rec: GameRecord, type_: str, data: dict[str, Any]) -> None:
+    seat = data["seat"]
+    if type_ == SEAT_TAKEN:
+        rec.seats[seat] = SeatInfo(data["name"], data.get("bot"))
+    elif (info := rec.seats[seat]) is not None:
+        rec.seats[seat] = attrs.evolve(info, stand_in=data["bot"] if type_ == SEAT_HANDED else None)
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def seed_commitment(seed: str) -> dict[str, str]:
+    """What the public ``cloister.GameCreated`` says of the secret seed: its SHA-256 digest
+    (of the seed's UTF-8 bytes), so that once ``cloister.SeedRevealed`` shows the seed
+    anyone can check it is the one the game was created with."""
+    return {"hash": SEED_HASH, "digest": hashlib.sha256(seed.encode()).hexdigest()}
+
+
+def now_ms() -> int:
+    """The server time a platform event is decided at: integer ms since the Unix epoch."""
+    return time.time_ns() // 1_000_000
+
+
+def checked_options(game: Any, options: dict[str, Any] | None) -> dict[str, Any]:
+    """A game's options checked: its own (defaults filled in) and the platform's."""
+    from .clocks import split_options
+
+    own, platform = split_options(options)
+    try:
+        return {**validate_options(game, own), **platform}
+    except DomainError as exc:
+        raise ServiceError(exc.code, exc.message) from None
 
 
 class GameService:
@@ -273,6 +315,8 @@ class GameService:
         self.games: dict[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
+        self.now: Callable[[], int] = now_ms
+        """The time platform events are stamped with (``at``); tests move their own."""
         # One codec per game type (``GameCodec.for_game`` keeps them per process):
         # building a cattrs converter generates code, which cost a sixth of the server's
         # CPU when it was done per game.
@@ -363,9 +407,8 @@ class GameService:
         codec = rec.codec
         rec.log.extend([LogEntry(v, t, d, _UNDECODED, codec, s) for v, t, s, _, _, d in prefix])
         for entry in rec.log:
-            if entry.type == SEAT_TAKEN:
-                data = entry.data
-                rec.seats[data["seat"]] = SeatInfo(data["name"], data.get("bot"))
+            if entry.type in (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN):
+                _seat_event(rec, entry.type, entry.data)
         rec.uuids.update((r[0], r[3]) for r in prefix)
         rec.commands.update((r[4], r[0]) for r in prefix)
         rec.state, rec.version, rec.chain = state, snap.version, chain
@@ -444,8 +487,8 @@ class GameService:
     def _apply_one(
         self, rec: GameRecord, version: int, type_: str, data: dict[str, Any], event: Any, uid: str
     ) -> LogEntry:
-        if type_ == SEAT_TAKEN:
-            rec.seats[data["seat"]] = SeatInfo(data["name"], data.get("bot"))
+        if type_ in (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN):
+            _seat_event(rec, type_, data)
         elif type_ == GAME_STARTED:
             rec.state = rec.game.initial_state(rec.options)
         elif event is not None:
@@ -548,13 +591,23 @@ class GameService:
         if known and known != digest:
             raise _reused(command_id)
 
+    async def append_platform(
+        self,
+        rec: GameRecord,
+        command_id: str,
+        decide: Callable[
+            [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
+        ],
+    ) -> tuple[int, bool]:
+        """Append platform events (``cloister.*``) decided on the current record, with the
+        same expected-version rule as commands (``server.clocks`` hands seats over so)."""
+        return await self._execute(rec, command_id, decide)
+
     def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
-        """The game type's options with defaults filled in, or ServiceError."""
+        """The game type's options with defaults filled in, or ServiceError; the platform's
+        own options (``clock``, ``absent``: ``server.clocks``) are checked there."""
         gtype = self.game_type(type_name)
-        try:
-            return validate_options(gtype.game, options)
-        except DomainError as exc:
-            raise ServiceError(exc.code, exc.message) from None
+        return checked_options(gtype.game, options)
 
     def game_type(self, type_name: str) -> GameType:
         """The registered type, or ServiceError ``unknown_game_type`` listing the types."""
@@ -600,7 +653,13 @@ class GameService:
                     raise ServiceError("unknown_bot", str(exc.args[0])) from None
         game_id = "g-" + uuid.uuid4().hex[:12]
         seed = seed or secrets.token_hex(16)
-        data = {"type": type_name, "options": opts, "labels": labels, "created": time.time()}
+        data = {
+            "type": type_name,
+            "options": opts,
+            "labels": labels,
+            "created": self.now() / 1000,
+            "seed_commitment": seed_commitment(seed),
+        }
         tokens = [None if c.bot else secrets.token_urlsafe(24) for c in claims]
         rec = self._record(game_id, data, seed)
         self.games[game_id] = rec
@@ -646,7 +705,8 @@ class GameService:
 
     def _start_events(self, r: GameRecord, version: int) -> list[tuple[str, dict[str, Any], Any]]:
         """GameStarted and the set-up, dealt from the seed and ``version``."""
-        events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {}, None)]
+        # ``at``: when the game began, where clocks and absences start (``server.clocks``).
+        events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {"at": self.now()}, None)]
         state = r.game.initial_state(r.options)
         ctx = Context.for_version(r.seed, version)
         for e in r.game.setup(state, ctx):
@@ -654,70 +714,12 @@ class GameService:
         return events
 
     async def import_log(self, events: list[dict[str, Any]]) -> GameRecord:
-        """Create a new game from an exported full log (``cloister export`` of a game seen
-        by the review audience). The log is checked by decoding and folding every event;
-        imported seats have no tokens, so an unfinished import is for watching only."""
-        if not events or events[0].get("type") != GAME_CREATED:
-            raise ServiceError("bad_log", "a game log starts with cloister.GameCreated")
-        created = events[0].get("data") or {}
-        gtype = self.registry.get(str(created.get("type")))
-        if gtype is None:
-            raise ServiceError("unknown_game_type", f"cannot host {created.get('type')!r}", 404)
-        game_id = "g-" + uuid.uuid4().hex[:12]
-        try:
-            rec = self._record(game_id, created, secrets.token_hex(16))
-            validate_options(gtype.game, rec.options)
-            probe = self._record(game_id, created, "")
-            batch = []
-            for i, e in enumerate(events, 1):
-                type_, data = str(e["type"]), dict(e["data"])
-                if e.get("version", i) != i:
-                    raise ValueError(f"event {i} has version {e.get('version')}")
-                obj = None if type_.startswith(PLATFORM) else rec.codec.decode_event(type_, data)
-                if type_ == SEAT_TAKEN and not data.get("bot"):
-                    data = {**data, "name": str(data.get("name", "?"))[:40] + " (imported)"}
-                elif type_ == CHAT:
-                    seat = data.get("seat")
-                    if not isinstance(seat, int) or not 0 <= seat < len(probe.seats):
-                        raise ValueError(f"event {i}: chat from no seat")
-                    if probe.seats[seat] is None:
-                        raise ValueError(f"event {i}: chat from an empty seat")
-                    try:
-                        data = {"seat": seat, "text": chat_text(str(data.get("text", "")))}
-                    except ServiceError as exc:
-                        raise ValueError(f"event {i}: {exc.message}") from None
-                elif type_.startswith(PLATFORM) and type_ not in (
-                    GAME_CREATED,
-                    SEAT_TAKEN,
-                    GAME_STARTED,
-                ):
-                    raise ValueError(f"event {i}: unknown platform event {type_}")
-                self._apply_one(probe, i, type_, data, obj, "")  # raises on a bad log
-                batch.append((type_, data, obj))
-        except ServiceError:
-            raise
-        except Exception as exc:
-            raise ServiceError("bad_log", f"the log does not replay: {exc}") from None
-        self._require_finished(probe)
-        self.games[game_id] = rec
-        await self._execute(rec, f"import:{game_id}", lambda r: (batch, {"seed": r.seed}))
-        return rec
+        """Create a new game from an exported finished log (``cloister export`` of a game
+        seen by the review audience), re-decided by the rules (``server.imports``):
+        ServiceError ``import_mismatch`` names the first event they would not produce."""
+        from .imports import import_log  # imports builds on this module
 
-    @staticmethod
-    def _require_finished(probe: GameRecord) -> None:
-        """Only a finished game's log is imported (the one place that decides it).
-
-        An unfinished log is what a seat or a spectator may see of a running game, with
-        its secrets blanked: folded here it would become a game frozen mid-play whose
-        hidden cards are gone, and imported seats have no tokens to play it on anyway.
-        """
-        if not probe.terminal:
-            raise ServiceError(
-                "unfinished_log",
-                "only a finished game's full log can be imported; this one stops at "
-                f"version {probe.version} with the game still "
-                f"{'open' if probe.state is None else 'running'}",
-            )
+        return await import_log(self, events)
 
     async def take_seat(
         self, rec: GameRecord, seat: int | None, name: str | None, bot: str | None = None
@@ -814,7 +816,20 @@ class GameService:
             events = r.game.decide(r.state, seat, command, ctx)
             if not events:
                 raise RuleViolation("that command would change nothing", code="no_effect")
-            return [(type(e).__name__, r.codec.encode_event(e), e) for e in events], {}
+            at = self.now()
+            # The command as decided, next to the events it produced, so that the log can be
+            # re-decided (``cloister verify``); the seed follows the events that end the game.
+            accepted = {
+                "seat": seat,
+                "command": r.codec.encode_command(command),
+                "command_id": command_id,
+                "at": at,
+            }
+            out: list[tuple[str, dict[str, Any], Any]] = [(COMMAND_ACCEPTED, accepted, None)]
+            out.extend((type(e).__name__, r.codec.encode_event(e), e) for e in events)
+            if r.game.is_terminal(fold(r.game, r.state, events)):
+                out.append((SEED_REVEALED, {"seed": r.seed, "at": at}, None))
+            return out, {}
 
         self.stats["commands"] += 1
         try:

@@ -36,7 +36,7 @@ from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
 from protocol.legal import compact_legal
 
-from .games import PLATFORM, GameRecord, GameService, LogEntry
+from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
 
 __all__ = ["Connection", "Hub", "Projection", "legal_for", "wire_events"]
 
@@ -123,7 +123,12 @@ def _wire_dicts(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> lis
     for e in entries:
         if e.event is None:
             text = platform_text(rec, e, names)
-            out.append({"version": e.version, "type": e.type, "data": e.data, "text": text})
+            data = e.data
+            if e.type == COMMAND_ACCEPTED and not viewer.sees_seat(data["seat"]):
+                # A command can carry a choice still secret (a face-down pick): others
+                # learn only who acted, and when.
+                data = {"seat": data["seat"], "at": data["at"]}
+            out.append({"version": e.version, "type": e.type, "data": data, "text": text})
             continue
         red = game.redact(e.event, viewer)
         if red is None:
@@ -159,7 +164,17 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
         return f"A new game of {rec.game.title}"
     if kind == "Chat":
         return f"{names.seat(e.data['seat'])} says: {e.data['text']}"
-    return ""
+    if kind == "SeedRevealed":
+        return (
+            "The random seed is revealed: anyone can now check every shuffle, draw and "
+            "roll against the promise made when the game was created"
+        )
+    if kind == "CommandAccepted":
+        # What the move was, the events it produced tell right after, in the rulebook's words.
+        return f"{names.seat(e.data['seat'])} makes a move"
+    from .clocks import clock_text
+
+    return clock_text(rec, e, names)
 
 
 def current_view(rec: GameRecord, viewer: Viewer) -> Any:
@@ -210,6 +225,8 @@ class Hub:
         self.service = service
         self.connections: dict[str, set[Connection]] = {}
         self.projections: dict[str, Projection] = {}
+        self.table: Callable[[GameRecord], dict[str, Any] | None] = lambda rec: None
+        """The clocks and stand-ins for messages' ``table`` field (``server.clocks``)."""
         service.listeners.append(self.on_entries)
 
     def watched(self) -> list[str]:
@@ -241,9 +258,17 @@ class Hub:
             "to_act": rec.to_act(),
             "events": events,
         }
+        if (table := self.table(rec)) is not None:
+            welcome["table"] = table
         conn.version, conn.holds = rec.version, viewer
         conn.push(orjson.dumps(welcome, default=rec.codec.default))
-        self.connections.setdefault(rec.id, set()).add(conn)
+        conns = self.connections.get(rec.id)
+        if conns is None:
+            conns = self.connections[rec.id] = set()
+            # Bells only for games someone here watches (a per-game, sharded channel);
+            # the confirmed subscription rings once more, covering any append in between.
+            self.service.store.watch(rec.id)
+        conns.add(conn)
 
     def detach(self, conn: Connection) -> None:
         conns = self.connections.get(conn.game_id)
@@ -252,6 +277,7 @@ class Hub:
             if not conns:
                 del self.connections[conn.game_id]
                 self.projections.pop(conn.game_id, None)
+                self.service.store.unwatch(conn.game_id)
 
     def resync(self, rec: GameRecord, conn: Connection, since: int) -> None:
         """One update with every event after ``since`` and the full view."""
@@ -269,18 +295,18 @@ class Hub:
         seat: int | None,
         events: list[dict[str, Any]],
     ) -> bytes:
-        return orjson.dumps(
-            {
-                "type": "update",
-                "version": rec.version,
-                "events": events,
-                "view": proj.view(rec, viewer),
-                "legal": proj.legal_of(rec, seat),
-                "to_act": rec.to_act(),
-                "status": rec.status,
-            },
-            default=rec.codec.default,
-        )
+        message = {
+            "type": "update",
+            "version": rec.version,
+            "events": events,
+            "view": proj.view(rec, viewer),
+            "legal": proj.legal_of(rec, seat),
+            "to_act": rec.to_act(),
+            "status": rec.status,
+        }
+        if (table := self.table(rec)) is not None:
+            message["table"] = table
+        return orjson.dumps(message, default=rec.codec.default)
 
     def on_entries(
         self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
@@ -356,18 +382,18 @@ class Hub:
         legal = new.legal_of(rec, seat)
         if legal != old.legal[seat]:
             message["legal"] = legal
+        if (table := self.table(rec)) is not None:
+            message["table"] = table
         return orjson.dumps(message, default=rec.codec.default)
 
     async def follow_doorbells(self) -> None:
-        """Catch up watched games when any node appends (runs for the app's lifetime)."""
+        """Catch up watched games when any node appends (runs for the app's lifetime).
+
+        A bell with head 0 means "subscribed (again)": catch up, whatever the version."""
         async for game_id, head in self.service.store.doorbells():
             try:
-                if game_id == "*":
-                    for gid in self.watched():
-                        await self._catch_up(gid)
-                    continue
                 rec = self.service.games.get(game_id)
-                if rec is not None and head > rec.version:
+                if rec is not None and (head == 0 or head > rec.version):
                     await self._catch_up(game_id)
             except Exception:
                 log.exception("catch-up of %s failed", game_id)

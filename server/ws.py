@@ -29,11 +29,13 @@ from protocol import (
     Chat,
     Error,
     Hello,
+    Leave,
     Ping,
     Pong,
     ProtocolError,
     Rejected,
     Resync,
+    Retake,
     SendCommand,
     decode_client,
     encode,
@@ -227,6 +229,9 @@ async def game_socket(ws: WebSocket) -> None:
     async with rec.lock:
         await service.catch_up(rec)
         hub.attach(rec, conn, hello.since)
+    keeper = app.state.clocks
+    if seat is not None:
+        keeper.connected(rec, seat)
 
     async def sender(outbox: asyncio.Queue[bytes | None]) -> None:
         while True:
@@ -261,9 +266,28 @@ async def game_socket(ws: WebSocket) -> None:
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot play")))
                         continue
+                    held = rec.seats[seat]
+                    if held is not None and held.stand_in is not None:
+                        conn.push(
+                            encode(
+                                Rejected(
+                                    cid,
+                                    "seat_handed",
+                                    "a bot is playing for you: send retake to take your "
+                                    "seat back first",
+                                )
+                            )
+                        )
+                        continue
                     await _submit(
                         conn, cid, partial(service.command, rec, seat, cid, raw, expected)
                     )
+                case Leave(command_id=cid) | Retake(command_id=cid):
+                    if seat is None:
+                        conn.push(encode(Rejected(cid, "spectator", "spectators hold no seat")))
+                        continue
+                    act = keeper.leave if isinstance(message, Leave) else keeper.retake
+                    await _submit(conn, cid, partial(act, rec, seat, cid))
                 case Chat(command_id=cid, text=text):
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot chat")))
@@ -281,6 +305,8 @@ async def game_socket(ws: WebSocket) -> None:
         pass
     finally:
         hub.detach(conn)
+        if seat is not None:
+            keeper.disconnected(rec, seat)
         if send_task is not None:
             send_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

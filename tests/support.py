@@ -12,7 +12,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
 
 import httpx
@@ -49,11 +49,19 @@ def uvicorn_config(app: Any, port: int, ws_max_size: int | None = None) -> uvico
 
 
 @contextlib.contextmanager
-def running_server(prefix: str, registry: Registry | None = None, **settings: Any) -> Iterator[str]:
-    """A real server on a free port in a background thread; yields its base URL."""
+def running_server(
+    prefix: str,
+    registry: Registry | None = None,
+    now: Callable[[], int] | None = None,
+    **settings: Any,
+) -> Iterator[str]:
+    """A real server on a free port in a background thread; yields its base URL.
+
+    ``now``: the clocks' time source (milliseconds since the epoch)."""
     port = free_port()
     cfg = Settings(redis_url=REDIS_URL, key_prefix=prefix, **settings)
-    server = uvicorn.Server(uvicorn_config(create_app(cfg, registry), port, cfg.max_frame_bytes))
+    app = create_app(cfg, registry, now=now)
+    server = uvicorn.Server(uvicorn_config(app, port, cfg.max_frame_bytes))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

@@ -51,6 +51,14 @@ def wait_for(check: Any, what: str, timeout: float = 20) -> Any:
         time.sleep(0.05)
 
 
+@pytest.fixture(params=["redis", "cluster"])
+def store(request: pytest.FixtureRequest) -> RedisStore:
+    """The session's Redis, and a local 3-master Redis Cluster (skipped without Redis 7)."""
+    name = "redis_store" if request.param == "redis" else "cluster_store"
+    found: RedisStore = request.getfixturevalue(name)
+    return found
+
+
 # -- in-process --------------------------------------------------------------------------------
 async def test_every_own_append_updates_the_projection_newest_version_wins() -> None:
     store = MemoryStore()
@@ -77,9 +85,8 @@ async def test_every_own_append_updates_the_projection_newest_version_wins() -> 
 
 
 @pytest.mark.redis
-async def test_redis_projection_lists_by_status_and_keeps_the_newest(
-    redis_store: RedisStore,
-) -> None:
+async def test_redis_projection_lists_by_status_and_keeps_the_newest(store: RedisStore) -> None:
+    redis_store = store
     service = GameService(redis_store, default_registry())
     BotRunner(service)
     lobby = RedisLobby(redis_store.redis, redis_store.prefix)
@@ -108,8 +115,9 @@ async def test_redis_projection_lists_by_status_and_keeps_the_newest(
 
 @pytest.mark.redis
 async def test_the_scan_adds_missing_and_stale_games_without_caching_them(
-    redis_store: RedisStore,
+    store: RedisStore,
 ) -> None:
+    redis_store = store
     service = GameService(redis_store, default_registry())  # no lobby: "before the change"
     BotRunner(service)
     done = await finished(service, 4)

@@ -310,10 +310,11 @@ async def test_chat_reaches_everyone_and_never_touches_the_game(base: str) -> No
         for forged in ({"seat": 7, "text": "hi"}, {"seat": 0, "text": ""}):
             bad = [*log[:at], {**log[at], "data": forged}, *log[at + 1 :]]
             r = await c.post("/api/games/import", json={"events": bad})
-            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_log", r.text
+            assert r.status_code == 400, r.text
+            assert r.json()["error"]["code"] == "import_mismatch", r.text
         bad = [*log[:at], {**log[at], "type": "cloister.Nonsense"}, *log[at + 1 :]]
         r = await c.post("/api/games/import", json={"events": bad})
-        assert r.status_code == 400
+        assert r.status_code == 400 and "cloister.Nonsense" in r.json()["error"]["message"]
     for p in (a, b, watcher):
         await p.close()
 
@@ -407,7 +408,9 @@ async def test_bot_seats_play_a_game_to_its_end(base: str) -> None:
     assert texts[:2] == ["A new game of High Card (demo)", "Ada (bot) sits down as Player 1"]
     assert "All seats are taken: the game begins" in texts
     assert any(t.startswith("Bert (Player 2) ") for t in texts)  # no "(bot)" in game lines
-    assert texts[-1] == f"Game over: {result['summary']}"
+    # The game's last line, then the platform's: the seed, for anyone to verify the game.
+    assert texts[-2] == f"Game over: {result['summary']}"
+    assert texts[-1].startswith("The random seed is revealed")
     names = [t.__name__ for t in HIGH_CARD.game.event_types]
     for text in texts:
         assert problems(text, None, names) == [], text
@@ -490,7 +493,8 @@ async def test_export_then_import_replays_the_same_game(base: str) -> None:
         bad = [dict(e) for e in events]
         bad[5] = {**bad[5], "type": "NoSuchEvent"}
         r = await c.post("/api/games/import", json={"events": bad})
-        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_log"
+        assert r.status_code == 400 and r.json()["error"]["code"] == "import_mismatch"
+        assert r.json()["error"]["message"].startswith("version 6: ")
         r = await c.post("/api/games/import", json={"events": events[1:]})
         assert r.status_code == 400
         games = (await c.get("/api/games")).json()["games"]

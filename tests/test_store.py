@@ -13,6 +13,7 @@ import pytest
 from server.embedded import EmbeddedRedis
 from server.store.memory import MemoryStore
 from server.store.redis import RedisStore
+from server.store.resp import ClusterConnection
 from tests.store_contract import StoreContract, ev
 
 
@@ -50,6 +51,26 @@ class TestRedisStore(StoreContract):
         assert await store.game_ids() == []
         assert await store.rebuild_index() == 2
         assert set(await store.game_ids()) == {"ga", "gb"}
+
+
+@pytest.mark.cluster
+class TestRedisClusterStore(TestRedisStore):
+    """The contract and the Redis specifics on a 3-master Redis Cluster: a game's keys share
+    one slot, the hot path follows the slot map, the bells are sharded."""
+
+    @pytest.fixture
+    async def store(self, cluster_store: RedisStore) -> AsyncIterator[RedisStore]:
+        yield cluster_store
+
+    async def test_games_spread_over_the_masters(self, store: RedisStore) -> None:
+        fast = store._fast
+        assert isinstance(fast, ClusterConnection)
+        ids = [f"g{i}" for i in range(12)]
+        for gid in ids:
+            assert (await store.append(gid, 0, "c1", [ev(1)])).status == "ok"
+        owners = {await fast.owner(store._key(gid, "events")) for gid in ids}
+        assert len(owners) == 3  # every master holds some of the games
+        assert sorted(await store.game_ids()) == sorted(ids)
 
 
 def test_store_never_trims_game_logs() -> None:

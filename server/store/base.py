@@ -87,8 +87,16 @@ class EventStore(Protocol):
         """Every game ever created, newest first."""
         ...
 
+    def watch(self, game_id: str) -> None:
+        """Ring ``doorbells`` for this game's appends from now on (until ``unwatch``)."""
+        ...
+
+    def unwatch(self, game_id: str) -> None: ...
+
     def doorbells(self) -> AsyncIterator[tuple[str, int]]:
-        """(game id, new head) for appends by anyone. Best effort: may drop, never lies."""
+        """(game id, new head) for appends by anyone to a watched game (a store may ring for
+        others too); (game id, 0) when its subscription is (re)confirmed: catch up, bells
+        may have been missed. Best effort: may drop, never lies."""
         ...
 
     async def close(self) -> None: ...

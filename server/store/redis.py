@@ -20,17 +20,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 import time
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
 import orjson
 import redis.asyncio as aioredis
+from redis.asyncio.connection import parse_url
 
 from .base import AppendResult, NewEvent, RawEvent, StoredEvent
-from .resp import RespConnection, RespError
-from .resp import subscribe as resp_subscribe
+from .resp import ClusterConnection, Moved, RespConnection, RespError, Subscriber
 
 __all__ = ["RedisStore"]
 
@@ -42,21 +43,59 @@ _AHEAD = 4
 """Pages asked for at once when reading a stream."""
 
 
+CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
+"""A ``REDIS_URL`` with one of these schemes names a node of a Redis Cluster (any node: the
+rest are discovered); with ``redis://`` the store talks to one server and refuses a cluster
+node (``cluster_enabled:1``) with a message saying so."""
+
+
 class RedisStore:
     def __init__(self, url: str, prefix: str = "cloister") -> None:
         self.url = url
         self.prefix = prefix
+        self.cluster = url.startswith(CLUSTER_SCHEMES)
+        base = url.replace("+cluster://", "://", 1) if self.cluster else url
+        self._base_url = base
         # Command client: short timeouts. redis-py retries connection errors by itself;
         # that is safe only because the append script is idempotent on the command id.
-        # BlockingConnectionPool waits for a free connection instead of raising past 100.
-        self._pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=64, socket_timeout=10, timeout=20
-        )
-        self.redis: aioredis.Redis = aioredis.Redis(connection_pool=self._pool)
+        self._pool: aioredis.BlockingConnectionPool | None = None
+        self.redis: Any
+        """``redis.asyncio.Redis``, or ``redis.asyncio.RedisCluster`` on a cluster."""
+        self._fast: RespConnection | ClusterConnection
+        if self.cluster:
+            # The cluster client routes by key and follows MOVED/ASK; it serves the cold
+            # paths (the lobby index is one key, on one slot; scans visit every master).
+            self.redis = aioredis.RedisCluster.from_url(base, max_connections=64, socket_timeout=10)
+            self._fast = ClusterConnection(base)
+        else:
+            # BlockingConnectionPool waits for a free connection instead of raising past 100.
+            self._pool = aioredis.BlockingConnectionPool.from_url(
+                base, max_connections=64, socket_timeout=10, timeout=20
+            )
+            self.redis = aioredis.Redis(connection_pool=self._pool)
+            self._fast = RespConnection(base)
         # The hot path (append, catch-up reads, token checks) uses the lean pipelined
-        # connection; redis-py keeps the cold paths (lobby index, scans, pub/sub).
-        self._fast = RespConnection(url)
+        # connection(s); redis-py keeps the cold paths (lobby index, scans).
         self._sha = hashlib.sha1(_LUA.encode()).hexdigest()
+        self._publish: str | None = None
+        self._watched: set[bytes] = set()
+        self._route: tuple[Callable[[bytes], None], Callable[[bytes], None]] | None = None
+
+    async def _server(self) -> str:
+        """The doorbell's publish command, from the server's version (asked once):
+        SPUBLISH (sharded pub/sub) on Redis 7+, PUBLISH on 6.2. Also refuses a cluster
+        node behind a plain ``redis://`` URL, which would fail later and less clearly."""
+        if self._publish is None:
+            info = await self._fast.execute("INFO")
+            text = info.decode() if isinstance(info, bytes) else str(info)
+            version = re.search(r"redis_version:(\d+)", text)
+            if not self.cluster and re.search(r"cluster_enabled:1", text):
+                raise RuntimeError(
+                    f"{self.url} is a Redis Cluster node: use a redis+cluster:// URL "
+                    "(docs/cli.md, 'Redis Cluster')"
+                )
+            self._publish = "SPUBLISH" if version and int(version.group(1)) >= 7 else "PUBLISH"
+        return self._publish
 
     async def _script(self, keys: list[str], args: list[Any]) -> Any:
         for attempt in range(3):
@@ -93,7 +132,7 @@ class RedisStore:
             command_id,
             len(events),
             len(meta or {}),
-            self._key(game_id, "bell"),
+            self._publish or await self._server(),
             digest,
         ]
         for e in events:
@@ -104,6 +143,7 @@ class RedisStore:
             self._key(game_id, "events"),
             self._key(game_id, "cmds"),
             self._key(game_id, "meta"),
+            self._key(game_id, "bell"),  # a channel, but in KEYS: a cluster checks its slot
         ]
         status, version = await self._script(keys, args)
         status = status.decode() if isinstance(status, bytes) else status
@@ -176,6 +216,10 @@ class RedisStore:
         values = await self._fast.execute("HMGET", self._key(game_id, "meta"), *fields)
         return [v.decode() if v is not None else None for v in values]
 
+    async def set_meta(self, game_id: str, field: str, value: str) -> None:
+        """Set one meta field outside an append (presence: ``server.clocks``)."""
+        await self._fast.execute("HSET", self._key(game_id, "meta"), field, value)
+
     async def game_ids(self) -> list[str]:
         ids = await self.redis.zrevrange(f"{self.prefix}:games", 0, -1)
         return [i.decode() for i in ids]
@@ -191,29 +235,49 @@ class RedisStore:
             n += 1
         return n
 
-    async def doorbells(self) -> AsyncIterator[tuple[str, int]]:
-        """Yield (game id, head) per append anywhere; ("*", 0) after a reconnect.
+    def watch(self, game_id: str) -> None:
+        """Ring ``doorbells()`` for this game's appends (until ``unwatch``)."""
+        channel = self._key(game_id, "bell").encode()
+        self._watched.add(channel)
+        if self._route is not None:
+            self._route[0](channel)
 
-        The subscription has its own connection without a read timeout (a quiet one is
-        normal) and is recreated on failure; ("*", 0) then tells the caller to catch up
-        every game it watches, since bells may have been missed while disconnected. It
-        uses the lean reader: every append rings, including this node's own, so parsing a
-        burst of bells from one read matters.
+    def unwatch(self, game_id: str) -> None:
+        channel = self._key(game_id, "bell").encode()
+        self._watched.discard(channel)
+        if self._route is not None:
+            self._route[1](channel)
+
+    async def doorbells(self) -> AsyncIterator[tuple[str, int]]:
+        """Yield (game id, head) per append to a watched game, by any process; (game id,
+        0) when a subscription to its bell is confirmed (again): catch that game up, bells
+        may have been missed before.
+
+        One subscription per watched game's channel: sharded (SSUBSCRIBE) on Redis 7 (on a
+        cluster, on the master that owns the game's slot, one connection per master),
+        plain SUBSCRIBE on 6.2. The connections have no read timeout (a quiet one is
+        normal) and are all recreated on any failure, or when a cluster moves a watched
+        game's slot (the master then drops the subscription). They use the lean reader:
+        every append rings, so parsing a burst of bells from one read matters.
         """
-        pattern = f"{self.prefix}:{{*}}:bell"
         skip = len(self.prefix) + 2
-        first = True
         while True:
+            bells = _Bells(self)
             try:
-                async for channel, data in resp_subscribe(self.url, pattern):
-                    if channel is None:  # (re)subscribed
-                        if not first:
-                            yield ("*", 0)
-                        first = False
-                        continue
-                    yield (channel.decode()[skip : -len("}:bell")], int(data))
-            except (ConnectionError, OSError) as exc:
-                log.warning("doorbell subscription lost (%s); reconnecting", exc)
+                bells.sharded = await self._server() == "SPUBLISH"
+                if isinstance(self._fast, ClusterConnection):
+                    await self._fast.refresh()
+                self._route = (bells.route, bells.unroute)
+                for channel in list(self._watched):
+                    bells.route(channel)
+                while True:
+                    channel, data = await bells.next()
+                    yield (channel.decode()[skip : -len("}:bell")], int(data or 0))
+            except (ConnectionError, OSError, Moved) as exc:
+                log.warning("doorbell subscription lost (%r); resubscribing", exc)
+            finally:
+                self._route = None
+                await bells.close()
             await asyncio.sleep(0.5)
 
     async def delete_prefix(self) -> None:
@@ -224,7 +288,62 @@ class RedisStore:
     async def close(self) -> None:
         await self._fast.close()
         await self.redis.aclose()
-        await self._pool.disconnect()
+        if self._pool is not None:
+            await self._pool.disconnect()
+
+
+class _Bells:
+    """The doorbell subscriptions of one ``doorbells()`` round: a :class:`Subscriber` per
+    node (one on a single server, one per master on a cluster), channels routed by slot."""
+
+    def __init__(self, store: RedisStore) -> None:
+        params = parse_url(store._base_url)
+        self._auth = (params.get("username"), params.get("password"))
+        self._seed = (params.get("host", "127.0.0.1"), int(params.get("port", 6379)))
+        self._fast = store._fast
+        self.sharded = False
+        self._out: asyncio.Queue[tuple[bytes, bytes | None]] = asyncio.Queue()
+        self._subs: dict[tuple[str, int], Subscriber] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._failed: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
+        self._got: asyncio.Future[tuple[bytes, bytes | None]] | None = None
+
+    def route(self, channel: bytes) -> None:
+        fast = self._fast
+        addr = fast.owner_now(channel) if isinstance(fast, ClusterConnection) else self._seed
+        sub = self._subs.get(addr)
+        if sub is None:
+            sub = self._subs[addr] = Subscriber(*addr, *self._auth, self.sharded, self._out)
+            task = asyncio.get_running_loop().create_task(sub.run())
+            task.add_done_callback(self._ended)
+            self._tasks.append(task)
+        sub.add(channel)
+
+    def unroute(self, channel: bytes) -> None:
+        for sub in self._subs.values():
+            sub.remove(channel)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        if not self._failed.done() and not task.cancelled():
+            self._failed.set_result(task.exception() or ConnectionError("subscription ended"))
+
+    async def next(self) -> tuple[bytes, bytes | None]:
+        """The next (channel, data) (data None: subscribed); raises what ended a node's
+        subscription."""
+        got = self._got = asyncio.ensure_future(self._out.get())
+        waits: list[asyncio.Future[Any]] = [got, self._failed]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if not got.done():
+            got.cancel()
+            raise self._failed.result()
+        return got.result()
+
+    async def close(self) -> None:
+        if self._got is not None:
+            self._got.cancel()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
 _LAYOUT = [b"t", b"s", b"e", b"d", b"c"]

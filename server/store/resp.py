@@ -21,8 +21,9 @@ from typing import Any
 
 import hiredis
 from redis.asyncio.connection import parse_url
+from redis.crc import key_slot
 
-__all__ = ["RespConnection", "RespError"]
+__all__ = ["ClusterConnection", "Moved", "RespConnection", "RespError", "Subscriber"]
 
 
 class RespError(Exception):
@@ -37,6 +38,18 @@ class RespConnection:
         self._db = int(params.get("db", 0) or 0)
         self._username = params.get("username")
         self._password = params.get("password")
+        self._init()
+
+    @classmethod
+    def to(cls, host: str, port: int, username: str | None, password: str | None) -> RespConnection:
+        """A connection to one node (of a cluster: database 0), with these credentials."""
+        self = cls.__new__(cls)
+        self._host, self._port, self._db = host, port, 0
+        self._username, self._password = username, password
+        self._init()
+        return self
+
+    def _init(self) -> None:
         self._writer: asyncio.StreamWriter | None = None
         self._reader_task: asyncio.Task[None] | None = None
         self._pending: deque[asyncio.Future[Any]] = deque()
@@ -122,36 +135,223 @@ class RespConnection:
                 await task
 
 
-async def subscribe(url: str, pattern: str) -> Any:
-    """Yield (channel, data) for every message published to channels matching ``pattern``,
-    and (None, None) once the subscription is confirmed.
+def first_key(args: tuple[Any, ...]) -> Any:
+    """The key a command is routed by: EVAL/EVALSHA's first key, else its first argument."""
+    name = args[0].upper() if isinstance(args[0], str) else args[0].decode().upper()
+    if name in ("EVAL", "EVALSHA"):
+        return args[3] if int(args[2]) > 0 else None
+    return args[1] if len(args) > 1 else None
 
-    A dedicated connection with no read timeout (a quiet subscription is normal). Bursts
-    of messages are parsed from one read; raises ``ConnectionError`` when the connection
-    is lost, so the caller can resubscribe and catch up.
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class ClusterConnection:
+    """The hot-path connection for a Redis Cluster: one :class:`RespConnection` per master,
+    each command sent to the master of its key's slot.
+
+    The slot map comes from ``CLUSTER SLOTS`` (on the seed node, then any known node). A
+    ``MOVED`` reply updates the slot, refreshes the map and resends to the new owner; an
+    ``ASK`` reply (a slot being migrated) sends ``ASKING`` and the command back to back on
+    the target's connection (one write, so nothing comes between them); ``TRYAGAIN`` and
+    ``CLUSTERDOWN`` are retried after a short pause. All of these are refusals, not partial
+    executions, so resending is safe for any command. A lost connection fails the call
+    (``ConnectionError``, as on one node: the caller retries idempotent commands) and
+    refreshes the map, since it may mean a failover.
     """
-    params = parse_url(url)
-    reader, writer = await asyncio.open_connection(
-        params.get("host", "127.0.0.1"), int(params.get("port", 6379))
-    )
-    parser = hiredis.Reader(replyError=RespError)
-    try:
-        if params.get("password"):
-            user = params.get("username")
-            auth = [user, params["password"]] if user else [params["password"]]
-            writer.write(hiredis.pack_command(("AUTH", *auth)))
-        writer.write(hiredis.pack_command(("PSUBSCRIBE", pattern)))
-        while True:
-            data = await reader.read(1 << 16)
-            if not data:
-                raise ConnectionError("Redis closed the subscription")
-            parser.feed(data)
-            while (reply := parser.gets()) is not False:
-                if isinstance(reply, RespError):
-                    raise ConnectionError(f"subscription refused: {reply}")
-                if reply[0] == b"pmessage":
-                    yield reply[2], reply[3]
-                elif reply[0] == b"psubscribe":
-                    yield None, None
-    finally:
-        writer.close()
+
+    MAX_REDIRECTS = 8
+
+    def __init__(self, url: str) -> None:
+        params = parse_url(url)
+        self._seed = (params.get("host", "127.0.0.1"), int(params.get("port", 6379)))
+        self._username = params.get("username")
+        self._password = params.get("password")
+        self._slots: list[tuple[str, int] | None] = [None] * 16384
+        self._nodes: dict[tuple[str, int], RespConnection] = {}
+        self._refreshing: asyncio.Task[None] | None = None
+
+    def node(self, addr: tuple[str, int]) -> RespConnection:
+        conn = self._nodes.get(addr)
+        if conn is None:
+            conn = self._nodes[addr] = RespConnection.to(*addr, self._username, self._password)
+        return conn
+
+    async def refresh(self) -> None:
+        """Reload the slot map (one refresh at a time; callers share a running one)."""
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = asyncio.get_running_loop().create_task(self._refresh())
+        await asyncio.shield(self._refreshing)
+
+    async def _refresh(self) -> None:
+        errors = []
+        for addr in [self._seed, *(a for a in self._nodes if a != self._seed)]:
+            try:
+                reply = await self.node(addr).execute("CLUSTER", "SLOTS")
+            except (ConnectionError, OSError, RespError) as exc:
+                errors.append(f"{addr[0]}:{addr[1]}: {exc}")
+                continue
+            slots: list[tuple[str, int] | None] = [None] * 16384
+            for low, high, master, *_replicas in reply:
+                host = _text(master[0]) or addr[0]  # "" means the node that answered
+                owner = (host, int(master[1]))
+                for slot in range(int(low), int(high) + 1):
+                    slots[slot] = owner
+            self._slots = slots
+            return
+        raise ConnectionError("no cluster node answered CLUSTER SLOTS: " + "; ".join(errors))
+
+    async def owner(self, key: Any) -> tuple[str, int]:
+        """The master that serves ``key`` (by the map, loaded on first use)."""
+        slot = key_slot(key if isinstance(key, bytes) else str(key).encode())
+        addr = self._slots[slot]
+        if addr is None:
+            await self.refresh()
+            addr = self._slots[slot]
+            if addr is None:
+                raise ConnectionError(f"the cluster serves no node for slot {slot}")
+        return addr
+
+    def owner_now(self, key: Any) -> tuple[str, int]:
+        """As ``owner`` without waiting: by the map as loaded (the seed node if empty)."""
+        slot = key_slot(key if isinstance(key, bytes) else str(key).encode())
+        return self._slots[slot] or self._seed
+
+    async def execute(self, *args: Any) -> Any:
+        key = first_key(args)
+        addr = await self.owner(key) if key is not None else self._seed
+        asking = False
+        for attempt in range(self.MAX_REDIRECTS):
+            conn = self.node(addr)
+            try:
+                if asking:
+                    _, reply = await asyncio.gather(conn.execute("ASKING"), conn.execute(*args))
+                    return reply
+                return await conn.execute(*args)
+            except RespError as exc:
+                kind, _, rest = str(exc).partition(" ")
+                if kind in ("MOVED", "ASK"):
+                    slot, target = rest.split()
+                    host, _, port = target.rpartition(":")
+                    addr = (host or addr[0], int(port))
+                    asking = kind == "ASK"
+                    if kind == "MOVED":
+                        self._slots[int(slot)] = addr
+                        asyncio.get_running_loop().create_task(self._quiet_refresh())
+                    continue
+                if kind in ("TRYAGAIN", "CLUSTERDOWN"):
+                    await asyncio.sleep(0.05 * (attempt + 1))
+                    asking = False
+                    if key is not None:
+                        addr = await self.owner(key)
+                    continue
+                raise
+            except ConnectionError:
+                asyncio.get_running_loop().create_task(self._quiet_refresh())
+                raise
+        raise ConnectionError(f"too many cluster redirects for {_text(args[0])}")
+
+    async def _quiet_refresh(self) -> None:
+        with contextlib.suppress(ConnectionError, OSError):
+            await self.refresh()
+
+    async def close(self) -> None:
+        task, self._refreshing = self._refreshing, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, ConnectionError):
+                await task
+        for conn in list(self._nodes.values()):
+            await conn.close()
+        self._nodes.clear()
+
+
+class Subscriber:
+    """One connection subscribed to a changing set of channels on one Redis node.
+
+    ``sharded``: SSUBSCRIBE/SUNSUBSCRIBE (Redis 7, standalone or a cluster master that owns
+    the channels' slots), else SUBSCRIBE/UNSUBSCRIBE (Redis 6.2). Each confirmed subscription
+    puts ``(channel, None)`` on ``out``, each message ``(channel, data)``. ``run()`` raises
+    ``ConnectionError`` when the connection is lost and :class:`Moved` when the server drops
+    a channel nobody unsubscribed (its slot moved to another node): the caller resubscribes,
+    and catches up, since bells may have been missed meanwhile. No read timeout: a quiet
+    subscription is normal.
+    """
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        username: str | None,
+        password: str | None,
+        sharded: bool,
+        out: asyncio.Queue[tuple[bytes, bytes | None]],
+    ) -> None:
+        self.addr = (host, port)
+        self._auth = [username, password] if username else [password] if password else None
+        self._sub, self._unsub = (
+            ("SSUBSCRIBE", "SUNSUBSCRIBE")
+            if sharded
+            else (
+                "SUBSCRIBE",
+                "UNSUBSCRIBE",
+            )
+        )
+        self._message = b"smessage" if sharded else b"message"
+        self._confirm = self._sub.lower().encode()
+        self._dropped = self._unsub.lower().encode()
+        self._out = out
+        self.channels: set[bytes] = set()
+        self._writer: asyncio.StreamWriter | None = None
+
+    def add(self, channel: bytes) -> None:
+        if channel not in self.channels:
+            self.channels.add(channel)
+            if self._writer is not None:
+                self._writer.write(_pack(self._sub, channel))
+
+    def remove(self, channel: bytes) -> None:
+        if channel in self.channels:
+            self.channels.discard(channel)
+            if self._writer is not None:
+                self._writer.write(_pack(self._unsub, channel))
+
+    async def run(self) -> None:
+        reader, writer = await asyncio.open_connection(*self.addr)
+        parser = hiredis.Reader(replyError=RespError)
+        try:
+            if self._auth:
+                writer.write(_pack("AUTH", *self._auth))
+            for channel in self.channels:
+                writer.write(_pack(self._sub, channel))
+            self._writer = writer
+            while True:
+                data = await reader.read(1 << 16)
+                if not data:
+                    raise ConnectionError("Redis closed the subscription")
+                parser.feed(data)
+                while (reply := parser.gets()) is not False:
+                    if isinstance(reply, RespError):
+                        raise ConnectionError(f"subscription refused: {reply}")
+                    if not isinstance(reply, list):
+                        continue  # +OK of AUTH
+                    kind = reply[0]
+                    if kind == self._message:
+                        self._out.put_nowait((reply[1], reply[2]))
+                    elif kind == self._confirm:
+                        self._out.put_nowait((reply[1], None))
+                    elif kind == self._dropped and reply[1] in self.channels:
+                        raise Moved(reply[1])
+        finally:
+            self._writer = None
+            writer.close()
+
+
+def _pack(*args: Any) -> bytes:
+    packed: bytes = hiredis.pack_command(args)
+    return packed
+
+
+class Moved(Exception):
+    """The node dropped a sharded subscription: the channel's slot moved elsewhere."""

@@ -110,7 +110,8 @@ async def test_resent_command_id_is_applied_once(live_server: Any) -> None:
         again = await a.send({"type": "Draw"}, command_id="cmd-once")
         assert isinstance(first, Accepted) and not first.duplicate
         assert isinstance(again, Accepted) and again.duplicate
-        assert again.version == first.version == before + 1
+        # cloister.CommandAccepted, then the Draw it produced.
+        assert again.version == first.version == before + 2
         # A different id for the same move is a new command, and now out of turn.
         other = await a.send({"type": "Draw"})
         assert isinstance(other, Rejected) and other.code == "not_your_turn"
@@ -137,20 +138,21 @@ async def test_command_sent_while_offline_is_resent_once_after_reconnect(
         hold.set()
         reply = await asyncio.wait_for(pending, 10)
         assert isinstance(reply, Accepted) and reply.duplicate
-        assert reply.version == applied.version == before + 1
-        assert a.version == before + 1 and a.connects == 2
+        # cloister.CommandAccepted, then the CardDrawn it produced.
+        assert reply.version == applied.version == before + 2
+        assert a.version == before + 2 and a.connects == 2
 
         # A fresh command sent while offline is applied exactly once after the reconnect.
         hold2 = asyncio.Event()
         async with GameClient(live_server.url, gid, t1) as b:
-            await b.wait_version(before + 1)
+            await b.wait_version(before + 2)
             await b.drop(hold2)
             task = asyncio.create_task(b.send({"type": "Draw"}))
             await asyncio.sleep(0.05)
             hold2.set()
             reply = await asyncio.wait_for(task, 10)
             assert isinstance(reply, Accepted) and not reply.duplicate
-            assert reply.version == before + 2
+            assert reply.version == before + 4  # two commands, each CommandAccepted + CardDrawn
     async with Api(live_server.url) as api:
         log = await api.events(gid)
     assert [e["type"] for e in log["events"]].count("CardDrawn") == 2

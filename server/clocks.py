@@ -1,0 +1,684 @@
+"""Turn clocks and absent players: platform state folded from the log's times.
+
+The domain knows nothing of time. Every platform event carries ``at`` (server time, integer
+milliseconds since the epoch, see ``cloister.CommandAccepted``), so the time of every append
+is in the log, and a clock is a fold over it:
+
+* ``move:<seconds>``: each decision has a limit. A seat's decision starts when it becomes
+  one of the seats to act (``Game.to_act``) or when its own previous command was accepted
+  and it still has to act.
+* ``fischer:<minutes>+<seconds>``: a bank per seat, spent while the seat is to act, with
+  the increment added to it for each of its own accepted commands.
+
+In a simultaneous phase every seat that still has to act is to act, so every such clock
+runs. A seat a bot stands in for (``cloister.SeatHandedToBot``) has no running clock; when
+its player takes it back (``cloister.SeatRetaken``) a spent fischer bank is raised to
+:data:`RETAKE_GRACE_MS`.
+
+When a running clock passes its deadline the node that notices appends
+``cloister.ClockExpired`` and ``cloister.SeatHandedToBot`` in one append with the expected
+version and the command id ``clock:<seat>:<version>``: with several processes exactly one
+append succeeds (the others get ``conflict`` or ``dup`` and see the seat handed over). A
+game whose processes all restarted folds its clocks again from the log the first time it is
+loaded, and a deadline passed meanwhile expires at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import attrs
+
+from domain.narration import Names
+
+from .errors import ServiceError
+from .games import (
+    COMMAND_ACCEPTED,
+    GAME_CREATED,
+    GAME_STARTED,
+    PLATFORM,
+    SEAT_HANDED,
+    SEAT_RETAKEN,
+    GameRecord,
+    GameService,
+    LogEntry,
+)
+
+__all__ = [
+    "ABSENT_DEFAULT",
+    "CLOCK_EXPIRED",
+    "PLATFORM_OPTIONS",
+    "RETAKE_GRACE_MS",
+    "ClockKeeper",
+    "ClockSpec",
+    "TableClock",
+    "absent_seconds",
+    "clock_text",
+    "split_options",
+]
+
+log = logging.getLogger("cloister.clocks")
+
+CLOCK_EXPIRED = PLATFORM + "ClockExpired"
+
+RETAKE_GRACE_MS = 15_000
+"""A fischer bank below this is raised to it when its player takes the seat back."""
+
+ABSENT_DEFAULT = 300
+"""Seconds a seated player may be disconnected, while the game waits on their seat, before
+a bot plays for them."""
+
+ABSENT_MAX = 7 * 24 * 3600
+MOVE_MAX = 24 * 3600
+FISCHER_MAX_MINUTES = 24 * 60
+INCREMENT_MAX = 3600
+
+_MOVE = re.compile(r"move:(\d{1,6})")
+_FISCHER = re.compile(r"fischer:(\d{1,5})\+(\d{1,5})")
+
+PLATFORM_OPTIONS: tuple[dict[str, Any], ...] = (
+    {
+        "name": "clock",
+        "default": "none",
+        "choices": ["none", "move:30", "move:60", "move:120", "fischer:5+5", "fischer:10+10"],
+        "label": "Clock",
+        "description": (
+            "none; move:<seconds> (each decision has a limit); fischer:<minutes>+<seconds> "
+            "(a time bank per seat, plus an increment per move). Any such value is "
+            "accepted, the choices are suggestions. When a clock runs out a bot plays on "
+            "for that seat until its player takes it back."
+        ),
+        "applies_when": None,
+    },
+    {
+        "name": "absent",
+        "default": ABSENT_DEFAULT,
+        "choices": [60, 120, ABSENT_DEFAULT, 900, 3600],
+        "label": "Absent after (seconds)",
+        "description": (
+            "A seated player disconnected this long while the game waits on them is "
+            f"replaced by a bot until they take the seat back (1 to {ABSENT_MAX} seconds; "
+            "the choices are suggestions)."
+        ),
+        "applies_when": None,
+    },
+)
+"""The options every game type has, on top of its own (``GET /api/game-types`` lists
+them after the game's). They are kept in a game's options only when not the default."""
+
+
+@attrs.frozen
+class ClockSpec:
+    """A parsed ``clock`` option."""
+
+    kind: str
+    """``none``, ``move`` or ``fischer``."""
+    limit_ms: int = 0
+    """move: the time for one decision; fischer: the starting bank."""
+    increment_ms: int = 0
+
+    @classmethod
+    def parse(cls, value: object) -> ClockSpec:
+        """The spec of an option value, or ServiceError ``bad_option`` saying the forms."""
+        forms = (
+            "'none', 'move:<seconds>' (e.g. move:30) or "
+            "'fischer:<minutes>+<seconds>' (e.g. fischer:5+3)"
+        )
+        if value == "none":
+            return cls("none")
+        if isinstance(value, str):
+            m = _MOVE.fullmatch(value)
+            if m:
+                seconds = int(m.group(1))
+                if not 1 <= seconds <= MOVE_MAX:
+                    raise ServiceError(
+                        "bad_option",
+                        f"option 'clock': a move clock has 1 to {MOVE_MAX} seconds, not {seconds}",
+                    )
+                return cls("move", seconds * 1000)
+            m = _FISCHER.fullmatch(value)
+            if m:
+                minutes, inc = int(m.group(1)), int(m.group(2))
+                if not 1 <= minutes <= FISCHER_MAX_MINUTES:
+                    raise ServiceError(
+                        "bad_option",
+                        f"option 'clock': a fischer bank has 1 to {FISCHER_MAX_MINUTES} "
+                        f"minutes, not {minutes}",
+                    )
+                if inc > INCREMENT_MAX:
+                    raise ServiceError(
+                        "bad_option",
+                        f"option 'clock': the increment is 0 to {INCREMENT_MAX} seconds, not {inc}",
+                    )
+                return cls("fischer", minutes * 60_000, inc * 1000)
+        raise ServiceError("bad_option", f"option 'clock' must be {forms}, not {value!r}")
+
+    @property
+    def on(self) -> bool:
+        return self.kind != "none"
+
+
+def _absent(value: object) -> int:
+    if type(value) is not int or not 1 <= value <= ABSENT_MAX:
+        raise ServiceError(
+            "bad_option",
+            f"option 'absent' must be a whole number of seconds from 1 to {ABSENT_MAX}, "
+            f"not {value!r}",
+        )
+    return value
+
+
+def split_options(raw: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``(the game's own options, the platform options)``; the platform ones are checked
+    (ServiceError ``bad_option``) and kept only when they differ from their default."""
+    game = dict(raw or {})
+    platform: dict[str, Any] = {}
+    if "clock" in game:
+        value = game.pop("clock")
+        if ClockSpec.parse(value).on:
+            platform["clock"] = value
+    if "absent" in game:
+        value = _absent(game.pop("absent"))
+        if value != ABSENT_DEFAULT:
+            platform["absent"] = value
+    return game, platform
+
+
+def clock_spec(options: Mapping[str, Any]) -> ClockSpec:
+    return ClockSpec.parse(options.get("clock", "none"))
+
+
+def absent_seconds(options: Mapping[str, Any]) -> int:
+    return int(options.get("absent", ABSENT_DEFAULT))
+
+
+def stamp(entry: LogEntry) -> int | None:
+    """The entry's ``at``, if it is a platform event that has one."""
+    if not entry.type.startswith(PLATFORM):
+        return None
+    at = entry.data.get("at")
+    return at if isinstance(at, int) else None
+
+
+@attrs.define
+class SeatClock:
+    running_since: int | None = None
+    """When the seat's current stretch of being to act began (None: not running)."""
+    bank: int = 0
+    """fischer: what is left, as of ``running_since`` (or now, when not running)."""
+    started: int = 0
+    """move: when the current decision began."""
+
+
+class TableClock:
+    """One game's clocks, folded from its log (own fold of the game's state, so that the
+    seats to act are known after every append, also when a catch-up brings several)."""
+
+    def __init__(self, rec: GameRecord, spec: ClockSpec) -> None:
+        self.spec = spec
+        self.game = rec.game
+        self.options = rec.options
+        self.state: Any = None
+        self.t = int(rec.created * 1000)
+        self.seats = [SeatClock(bank=spec.limit_ms) for _ in rec.seats]
+        self.stood_in: set[int] = set()
+        self.version = 0
+
+    # -- folding ------------------------------------------------------------------------------
+    def feed(self, entries: Iterable[LogEntry], now: int) -> None:
+        """Fold entries after ``self.version``. An append with no ``at`` at all (a log
+        written before platform events carried times) is taken to happen at ``now``."""
+        fresh = [e for e in entries if e.version > self.version]
+        if not fresh:
+            return
+        if all(stamp(e) is None for e in fresh):
+            self._boundary(max(now, self.t))
+        for e in fresh:
+            at = stamp(e)
+            if at is not None:
+                self._boundary(at)
+            self._apply(e)
+            self.version = e.version
+        self._settle()
+
+    def _boundary(self, at: int) -> None:
+        """A new append begins at ``at``: the previous one's changes happened at ``self.t``."""
+        self._settle()
+        self.t = max(at, self.t)
+
+    def _apply(self, e: LogEntry) -> None:
+        if e.type == GAME_CREATED:
+            self.t = int(float(e.data.get("created", 0)) * 1000) or self.t
+        elif e.type == GAME_STARTED:
+            self.state = self.game.initial_state(self.options)
+        elif e.type == COMMAND_ACCEPTED:
+            seat = e.data.get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(self.seats):
+                c = self.seats[seat]
+                if c.running_since is not None:
+                    c.bank += self.spec.increment_ms - (self.t - c.running_since)
+                    c.running_since = self.t
+                c.started = self.t
+        elif e.type == SEAT_HANDED:
+            seat = e.data["seat"]
+            self._stop(seat)
+            self.stood_in.add(seat)
+        elif e.type == SEAT_RETAKEN:
+            seat = e.data["seat"]
+            self.stood_in.discard(seat)
+            c = self.seats[seat]
+            if self.spec.kind == "fischer":
+                c.bank = max(c.bank, RETAKE_GRACE_MS)
+            c.started = self.t
+        elif e.event is not None and self.state is not None:
+            self.state = self.game.evolve(self.state, e.event)
+
+    def _stop(self, seat: int) -> None:
+        c = self.seats[seat]
+        if c.running_since is not None:
+            c.bank -= self.t - c.running_since
+            c.running_since = None
+
+    def acting(self) -> set[int]:
+        if self.state is None or self.game.is_terminal(self.state):
+            return set()
+        return set(self.game.to_act(self.state)) - self.stood_in
+
+    def _settle(self) -> None:
+        acting = self.acting()
+        for seat, c in enumerate(self.seats):
+            if seat in acting and c.running_since is None:
+                c.running_since = c.started = self.t
+            elif seat not in acting and c.running_since is not None:
+                self._stop(seat)
+
+    # -- reading ------------------------------------------------------------------------------
+    def deadline(self, seat: int) -> int | None:
+        c = self.seats[seat]
+        if c.running_since is None:
+            return None
+        if self.spec.kind == "move":
+            return c.started + self.spec.limit_ms
+        return c.running_since + c.bank
+
+    def remaining(self, seat: int, now: int) -> int:
+        deadline = self.deadline(seat)
+        if deadline is not None:
+            return max(0, deadline - now)
+        if self.spec.kind == "move":
+            return self.spec.limit_ms
+        return max(0, self.seats[seat].bank)
+
+    def due(self) -> list[tuple[int, int]]:
+        """(deadline, seat) of every running clock."""
+        out = []
+        for seat in range(len(self.seats)):
+            d = self.deadline(seat)
+            if d is not None:
+                out.append((d, seat))
+        return out
+
+
+def clock_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
+    """Log sentences of the clock and absence events (``hub.platform_text`` asks here)."""
+    kind = e.type[len(PLATFORM) :]
+    data = e.data
+    if kind == "ClockExpired":
+        return f"{names.seat(data['seat'])} ran out of time"
+    if kind == "SeatHandedToBot":
+        why = {
+            "clock": "whose time ran out",
+            "absent": "who is away",
+            "left": "who left the table",
+        }.get(str(data.get("reason")), "who is away")
+        bot = str(data.get("name") or "A bot")
+        return f"{bot} plays on for {names.seat(data['seat'])}, {why}"
+    if kind == "SeatRetaken":
+        return f"{names.seat(data['seat'])} is back and takes the seat again"
+    return ""
+
+
+Decision = tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
+
+
+class ClockKeeper:
+    """Watches the clocks and absences of every running game this node holds, and hands a
+    seat to the game's best bot when its clock runs out or its player stays away.
+
+    Its time source is the service's (``GameService.now``, the one ``at`` is stamped
+    with). Presence is shared between processes through the game's meta hash
+    (``seen:<seat>``: the last time a process saw the seat's player connected); each
+    process refreshes it for the seats it has connections of, every third of the game's
+    ``absent`` time (at most every 30 s).
+    """
+
+    def __init__(self, service: GameService, tick: float = 1.0) -> None:
+        self.service = service
+        self.now = service.now
+        self.tick = tick
+        self.tables: dict[str, TableClock] = {}
+        self.local: dict[tuple[str, int], int] = {}
+        """(game, seat) -> connections on this node."""
+        self._seen: dict[tuple[str, int], int] = {}
+        """(game, seat) -> last time this node knows the player was connected somewhere."""
+        self._refreshed: dict[str, tuple[int, int]] = {}
+        """game -> (when this node last wrote/read its presence)."""
+        self._wake = asyncio.Event()
+        self._busy: set[tuple[str, int]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._handed: set[str] = set()
+        """Games where a bot stood in for somebody: their messages keep a ``table``."""
+        self._since: dict[tuple[str, int], int] = {}
+        """(game, seat) -> the game's start or the seat's last retake (from the log)."""
+        service.listeners.append(self.on_entries)
+
+    # -- folding ------------------------------------------------------------------------------
+    def on_entries(
+        self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
+    ) -> None:
+        for e in entries:
+            if e.type == SEAT_HANDED:
+                self._handed.add(rec.id)
+            if e.type in (GAME_STARTED, SEAT_RETAKEN):
+                at = stamp(e)
+                for seat in range(len(rec.seats)):
+                    if e.type == GAME_STARTED or e.data.get("seat") == seat:
+                        self._since[(rec.id, seat)] = at if at is not None else self.now()
+        spec = clock_spec(rec.options)
+        if spec.on:
+            table = self.tables.get(rec.id)
+            if table is None:
+                table = self.tables[rec.id] = TableClock(rec, spec)
+                entries = rec.log
+            table.feed(entries, self.now())
+            if rec.terminal:
+                del self.tables[rec.id]
+        self._wake.set()
+
+    def table(self, rec: GameRecord) -> TableClock | None:
+        table = self.tables.get(rec.id)
+        if table is None and clock_spec(rec.options).on and rec.state is not None:
+            table = self.tables[rec.id] = TableClock(rec, clock_spec(rec.options))
+            table.feed(rec.log, self.now())
+        if table is not None and table.version < rec.version:
+            table.feed(rec.log[table.version :], self.now())
+        return table
+
+    def wire(self, rec: GameRecord) -> dict[str, Any] | None:
+        """The ``table`` field of welcome and update messages (None: nothing to show)."""
+        stood = [s.stand_in if s is not None else None for s in rec.seats]
+        table = self.table(rec) if not rec.terminal else None
+        if any(stood):
+            self._handed.add(rec.id)
+        if table is None and rec.id not in self._handed:
+            return None
+        now = self.now()
+        seats = []
+        for seat in range(len(rec.seats)):
+            item: dict[str, Any] = {"seat": seat, "bot": stood[seat]}
+            if table is not None:
+                deadline = table.deadline(seat)
+                item.update(
+                    remaining=table.remaining(seat, now),
+                    running=deadline is not None,
+                    deadline=deadline,
+                )
+            seats.append(item)
+        return {"now": now, "clock": rec.options.get("clock", "none"), "seats": seats}
+
+    # -- presence -----------------------------------------------------------------------------
+    def connected(self, rec: GameRecord, seat: int) -> None:
+        key = (rec.id, seat)
+        self.local[key] = self.local.get(key, 0) + 1
+        self._seen[key] = self.now()
+        self._spawn(self._write_seen(rec.id, [seat]))
+
+    def disconnected(self, rec: GameRecord, seat: int) -> None:
+        key = (rec.id, seat)
+        left = self.local.get(key, 0) - 1
+        if left > 0:
+            self.local[key] = left
+            return
+        self.local.pop(key, None)
+        self._seen[key] = self.now()
+        self._spawn(self._write_seen(rec.id, [seat]))
+        self._wake.set()
+
+    async def _write_seen(self, game_id: str, seats: list[int]) -> None:
+        set_meta = getattr(self.service.store, "set_meta", None)
+        if set_meta is None:
+            return
+        now = str(self.now())
+        try:
+            for seat in seats:
+                await set_meta(game_id, f"seen:{seat}", now)
+        except Exception:
+            log.warning("presence of %s not written", game_id)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _last_seen(self, rec: GameRecord, seat: int, interval: int) -> int:
+        """When the seat's player was last seen connected (on any node)."""
+        key = (rec.id, seat)
+        now = self.now()
+        if key in self.local:
+            return now
+        seen = self._seen.get(key, 0)
+        last_read = self._refreshed.get(rec.id, (0, 0))[1]
+        if now - last_read >= interval:
+            fields = [f"seen:{s}" for s in range(len(rec.seats))]
+            values = await self.service.store.get_meta_many(rec.id, fields)
+            self._refreshed[rec.id] = (self._refreshed.get(rec.id, (0, 0))[0], now)
+            for s, v in enumerate(values):
+                if v is not None and v.isdigit():
+                    k = (rec.id, s)
+                    self._seen[k] = max(self._seen.get(k, 0), int(v))
+            seen = self._seen.get(key, 0)
+        since = self._since.get(key)
+        if since is None:
+            since = self._since[key] = _since(rec, seat)
+        return max(seen, since)
+
+    async def _heartbeat(self) -> None:
+        now = self.now()
+        by_game: dict[str, list[int]] = {}
+        for gid, seat in self.local:
+            by_game.setdefault(gid, []).append(seat)
+        for gid, seats in by_game.items():
+            rec = self._peek(gid)
+            if rec is None or rec.state is None or rec.terminal:
+                continue
+            interval = _interval(rec)
+            wrote = self._refreshed.get(gid, (0, 0))[0]
+            if now - wrote >= interval:
+                self._refreshed[gid] = (now, self._refreshed.get(gid, (0, 0))[1])
+                await self._write_seen(gid, seats)
+
+    def _peek(self, game_id: str) -> GameRecord | None:
+        """The record if this node holds it, without counting as a use of the cache."""
+        games = self.service.games
+        peek = getattr(games, "peek", None)
+        return peek(game_id) if peek is not None else games.get(game_id)
+
+    # -- acting -------------------------------------------------------------------------------
+    def wake(self) -> None:
+        """Look at the clocks now (tests that move their time source call it)."""
+        self._wake.set()
+
+    async def run(self) -> None:
+        """The node's loop: sleep until the next deadline (at most ``tick``), act on it."""
+        while True:
+            try:
+                await self._heartbeat()
+                await self.check()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("clock check failed")
+            self._wake.clear()
+            wait = self.tick
+            upcoming = [d for t in self.tables.values() for d, _ in t.due()]
+            if upcoming:
+                wait = min(wait, max(0.0, (min(upcoming) - self.now()) / 1000))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), max(wait, 0.005))
+
+    async def check(self) -> list[tuple[str, int, str]]:
+        """Hand over every seat whose clock ran out or whose player is away; returns
+        (game, seat, reason) of those this node appended."""
+        now = self.now()
+        due: list[tuple[GameRecord, int, str]] = []
+        for gid, table in list(self.tables.items()):
+            rec = self._peek(gid)
+            if rec is None:  # dropped from this node's cache: folded again when loaded
+                del self.tables[gid]
+                continue
+            for deadline, seat in table.due():
+                if deadline <= now:
+                    due.append((rec, seat, "clock"))
+        for gid in list(self.service.games):
+            rec = self._peek(gid)
+            if rec is None or rec.state is None or rec.terminal:
+                continue
+            limit = absent_seconds(rec.options) * 1000
+            for seat in rec.to_act():
+                info = rec.seats[seat]
+                if info is None or info.bot is not None or info.stand_in is not None:
+                    continue
+                if (rec.id, seat) in self.local:
+                    continue
+                if any(r is rec and s == seat for r, s, _ in due):
+                    continue
+                if now - await self._last_seen(rec, seat, _interval(rec)) >= limit:
+                    due.append((rec, seat, "absent"))
+        done = []
+        for rec, seat, reason in due:
+            if (rec.id, seat) in self._busy:
+                continue
+            self._busy.add((rec.id, seat))
+            try:
+                if await self.hand_over(rec, seat, reason):
+                    done.append((rec.id, seat, reason))
+            finally:
+                self._busy.discard((rec.id, seat))
+        return done
+
+    async def hand_over(self, rec: GameRecord, seat: int, reason: str) -> bool:
+        """Append the handover of ``seat`` to the game's best bot (with ``ClockExpired``
+        first for ``reason`` "clock"); False if it was no longer due (another process
+        did it, the player moved or came back)."""
+        level = rec.gtype.bot(None).name
+        at = self.now()
+
+        def decide(r: GameRecord) -> Decision:
+            info = r.seats[seat]
+            if (
+                r.state is None
+                or r.terminal
+                or info is None
+                or info.bot is not None
+                or info.stand_in is not None
+            ):
+                raise ServiceError("not_due", "the seat is not a person's seat in play")
+            if reason != "left" and seat not in r.to_act():
+                raise ServiceError("not_due", "the seat has nothing to do")
+            if reason == "clock":
+                table = self.table(r)
+                deadline = table.deadline(seat) if table is not None else None
+                if deadline is None or deadline > at:
+                    raise ServiceError("not_due", "the clock has time left")
+            events: list[tuple[str, dict[str, Any], Any]] = []
+            if reason == "clock":
+                events.append((CLOCK_EXPIRED, {"seat": seat, "at": at}, None))
+            name = _stand_in_name(r, seat)
+            data = {"seat": seat, "reason": reason, "bot": level, "name": name, "at": at}
+            events.append((SEAT_HANDED, data, None))
+            return events, {}
+
+        try:
+            _, dup = await self.service.append_platform(
+                rec, f"{reason}:{seat}:{rec.version}", decide
+            )
+        except ServiceError as exc:
+            if exc.code != "not_due":
+                raise
+            return False
+        if not dup:
+            log.info("%s: seat %d handed to %s (%s)", rec.id, seat, level, reason)
+        return not dup
+
+    async def retake(self, rec: GameRecord, seat: int, command_id: str) -> tuple[int, bool]:
+        """The player takes their seat back from the bot standing in for them."""
+        at = self.now()
+        self._seen[(rec.id, seat)] = at
+
+        def decide(r: GameRecord) -> Decision:
+            info = r.seats[seat]
+            if info is None or info.stand_in is None:
+                raise ServiceError("not_handed", "no bot is playing for you: the seat is yours")
+            if r.terminal:
+                raise ServiceError("game_over", "the game is over")
+            return [(SEAT_RETAKEN, {"seat": seat, "at": at}, None)], {f"seen:{seat}": str(at)}
+
+        return await self.service.append_platform(rec, command_id, decide)
+
+    async def leave(self, rec: GameRecord, seat: int, command_id: str) -> tuple[int, bool]:
+        """The player leaves the table: the game's best bot plays on for them."""
+        at = self.now()
+        level = rec.gtype.bot(None).name
+
+        def decide(r: GameRecord) -> Decision:
+            info = r.seats[seat]
+            if r.state is None:
+                raise ServiceError("game_not_started", "the game has not started yet")
+            if r.terminal:
+                raise ServiceError("game_over", "the game is over")
+            if info is None or info.stand_in is not None:
+                raise ServiceError("already_handed", "a bot is already playing for you")
+            data = {
+                "seat": seat,
+                "reason": "left",
+                "bot": level,
+                "name": _stand_in_name(r, seat),
+                "at": at,
+            }
+            return [(SEAT_HANDED, data, None)], {}
+
+        return await self.service.append_platform(rec, command_id, decide)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def _stand_in_name(rec: GameRecord, seat: int) -> str:
+    from .games import bot_name
+
+    return bot_name(rec, seat)
+
+
+def _interval(rec: GameRecord) -> int:
+    """How often presence is refreshed for this game, in ms."""
+    return max(500, min(30_000, absent_seconds(rec.options) * 1000 // 3))
+
+
+def _since(rec: GameRecord, seat: int) -> int:
+    """The earliest a seat's absence can count from: the game's start, or the seat's last
+    retake (times from the log)."""
+    since = int(rec.created * 1000)
+    for e in reversed(rec.log):
+        if e.type == GAME_STARTED or (e.type == SEAT_RETAKEN and e.data.get("seat") == seat):
+            at = stamp(e)
+            if at is not None:
+                since = max(since, at)
+            break
+    return since

@@ -1,0 +1,292 @@
+"""The ``Game`` contract, written once: every registered game type passes it by registering.
+
+Like ``tests/store_contract.py`` for event stores. For each game type in the registry and
+each of its *modes* (a small set of option combinations that together use every allowed
+value of every option, see :func:`modes`), random games are played to the end and checked
+at every step:
+
+* ``legal_commands`` is exact both ways: each listed command is accepted by ``decide``
+  (a sample per step, all of them with ``CLOISTER_CONTRACT_FULL=1``), and commands seen
+  legal elsewhere but not listed now are rejected with a :class:`DomainError` carrying a
+  specific code; every seat in ``to_act`` has a legal command; after the end no seat has
+  one and every command is rejected with ``game_over``;
+* determinism: ``setup`` and ``decide`` give equal events for an equal context;
+* replay: the events survive the codec and folding the log again gives the same state;
+* secrets: no value ``hidden_values`` names for a viewer appears in the events as redacted
+  for it or their narration (every step), or in its view (every fourth step and the last);
+* narration: every event a viewer receives has a line, unless its type is bookkeeping
+  (``quiet_events``), which has none;
+* bots: every bot level of the type chooses only listed commands.
+
+Playouts per mode: 1, times ``CLOISTER_PLAYOUTS`` (``tests/scale.py``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+
+from domain import (
+    REVIEW,
+    SPECTATOR,
+    Context,
+    DomainError,
+    GameType,
+    Names,
+    RandomBot,
+    Rng,
+    seat_viewer,
+    validate_options,
+)
+from domain.errors import InvalidOptions
+from protocol import GameCodec
+
+FULL = os.environ.get("CLOISTER_CONTRACT_FULL") == "1"
+"""Check every listed command at every step (slow), not a sample."""
+
+ACCEPT_SAMPLE = 3
+REJECT_SAMPLE = 3
+BOT_EVERY = 9
+VIEW_EVERY = 1 if FULL else 4
+MAX_COMMANDS = 20_000
+POOL_MAX = 400
+GENERIC_CODES = {"domain_error", ""}
+
+
+def _reduced(choices: tuple[Any, ...], default: Any) -> list[Any]:
+    """Every choice of a short list; of a long one (difficulty 1-8) the ends and default."""
+    if len(choices) <= 4:
+        return list(choices)
+    return list(dict.fromkeys([default, choices[0], choices[-1]]))
+
+
+def modes(gtype: GameType) -> list[dict[str, Any]]:
+    """Valid option combinations that together cover every (reduced) value of every option
+    that some valid combination can take, and each ``mode`` with each number of players;
+    the defaults first."""
+    game = gtype.game
+    specs = game.option_specs
+    valid: list[dict[str, Any]] = []
+    seen: set[tuple[tuple[str, Any], ...]] = set()
+    for values in itertools.product(*(_reduced(s.choices, s.default) for s in specs)):
+        raw = {s.name: v for s, v in zip(specs, values, strict=True)}
+        try:
+            opts = validate_options(game, raw)
+        except InvalidOptions:
+            continue
+        key = tuple(sorted(opts.items()))
+        if key not in seen:
+            seen.add(key)
+            valid.append(opts)
+    defaults = validate_options(game, {})
+    chosen = [defaults]
+    # Every value, and every pair of a "mode" with a number of players (so that cooperative
+    # Campus Galli is played with several monks, not only solo).
+    def features(o: dict[str, Any]) -> set[Any]:
+        out: set[Any] = set(o.items())
+        if "mode" in o and "players" in o:
+            out.add((o["mode"], o["players"]))
+        return out
+
+    uncovered = set().union(*(features(o) for o in valid)) - features(defaults)
+    while uncovered:
+        best = max(valid, key=lambda o: len(uncovered & features(o)))
+        chosen.append(best)
+        uncovered -= features(best)
+    return chosen
+
+
+def mode_id(options: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "defaults"
+
+
+def _viewers(n: int) -> list[Any]:
+    return [*(seat_viewer(s) for s in range(n)), SPECTATOR]
+
+
+def _key(command: Any) -> Any:
+    try:
+        hash(command)
+    except TypeError:
+        return repr(command)
+    return command
+
+
+class Playout:
+    """One random game of ``gtype`` with ``options``, checked step by step."""
+
+    def __init__(self, gtype: GameType, options: dict[str, Any], seed: int) -> None:
+        self.gtype, self.game = gtype, gtype.game
+        self.options = validate_options(self.game, options)
+        self.seed = seed
+        self.codec = GameCodec.for_game(self.game)
+        self.rng = Rng(f"contract-{seed}")
+        self.n = self.game.seat_count(self.options)
+        self.viewers = _viewers(self.n)
+        self.pool: dict[Any, Any] = {}
+        self.log: list[Any] = []
+        self.steps = 0
+        self.labels = tuple(self.game.seat_labels(self.options))
+        self.bots = {"random": RandomBot(), **dict(gtype.bots)}
+
+    # -- the game ---------------------------------------------------------------------------
+    def run(self) -> Any:
+        game = self.game
+        initial = game.initial_state(self.options)
+        ctx = Context.seeded(f"contract-setup-{self.seed}")
+        events = list(game.setup(initial, ctx))
+        assert events == list(game.setup(initial, Context.seeded(f"contract-setup-{self.seed}"))), (
+            "setup is not deterministic"
+        )
+        state = self.apply(initial, events)
+        for step in range(MAX_COMMANDS):
+            if game.is_terminal(state):
+                break
+            state = self.step(state, step)
+        else:
+            raise AssertionError(f"no end after {MAX_COMMANDS} commands")
+        self.check_over(state)
+        self.check_replay(initial, state)
+        return state
+
+    def apply(self, state: Any, events: list[Any]) -> Any:
+        for e in events:
+            state = self.game.evolve(state, e)
+        self.log += events
+        self.check_secrets(state, events)
+        self.steps += 1
+        return state
+
+    def step(self, state: Any, step: int) -> Any:
+        game = self.game
+        to_act = sorted(game.to_act(state))
+        assert to_act, "a game that is not over has a seat to act"
+        legal: dict[int, list[Any]] = {}
+        for seat in range(self.n):
+            legal[seat] = list(game.legal_commands(state, seat))
+            if seat in to_act:
+                assert legal[seat], f"seat {seat} is to act but has no legal command"
+            # A seat the game does not wait on may still list commands (changing a secret
+            # choice before the reveal); whatever it lists must be accepted all the same.
+            for c in legal[seat]:
+                if len(self.pool) < POOL_MAX:
+                    self.pool.setdefault(_key(c), c)
+        movers = [s for s in range(self.n) if legal[s]]
+        seat = self.rng.choice(movers)
+        self.check_accepts(state, seat, legal[seat], step)
+        self.check_rejects(state, to_act, legal, step)
+        if step % BOT_EVERY == 0:
+            self.check_bots(state, movers, legal)
+        command = self.rng.choice(legal[seat])
+        events = list(game.decide(state, seat, command, Context.seeded(f"c-{self.seed}-{step}")))
+        again = list(game.decide(state, seat, command, Context.seeded(f"c-{self.seed}-{step}")))
+        assert events == again, f"decide is not deterministic for {command!r}"
+        return self.apply(state, events)
+
+    # -- the checks -------------------------------------------------------------------------
+    def check_accepts(self, state: Any, seat: int, legal: list[Any], step: int) -> None:
+        sample = legal if FULL else self.rng.sample(legal, min(ACCEPT_SAMPLE, len(legal)))
+        for command in sample:
+            try:
+                self.game.decide(state, seat, command, Context.seeded(f"a-{step}"))
+            except DomainError as exc:
+                raise AssertionError(
+                    f"listed command {command!r} of seat {seat} was rejected: {exc!r}"
+                ) from None
+
+    def check_rejects(
+        self, state: Any, to_act: list[int], legal: dict[int, list[Any]], step: int
+    ) -> None:
+        pool = list(self.pool.values())
+        for seat in range(self.n):
+            listed = {_key(c) for c in legal[seat]}
+            k = REJECT_SAMPLE if legal[seat] else 1
+            tried: set[Any] = set()
+            for _ in range(4 * k):  # draw from the pool, skipping what is listed now
+                if len(tried) >= k:
+                    break
+                command = self.rng.choice(pool)
+                key = _key(command)
+                if key in listed or key in tried:
+                    continue
+                tried.add(key)
+                self.expect_rejection(state, seat, command, f"r-{step}")
+
+    def expect_rejection(self, state: Any, seat: int, command: Any, seed: str) -> DomainError:
+        try:
+            self.game.decide(state, seat, command, Context.seeded(seed))
+        except DomainError as exc:
+            assert isinstance(exc.code, str) and exc.code not in GENERIC_CODES, exc
+            assert exc.message, exc
+            return exc
+        raise AssertionError(f"unlisted command {command!r} of seat {seat} was accepted")
+
+    def check_over(self, state: Any) -> None:
+        result = self.game.result(state)
+        assert result is not None and len(result.scores) == self.n
+        assert not self.game.to_act(state)
+        for command in list(self.pool.values())[:10]:
+            for seat in range(self.n):
+                assert not self.game.legal_commands(state, seat)
+                exc = self.expect_rejection(state, seat, command, "over")
+                assert exc.code == "game_over", exc
+
+    def check_bots(self, state: Any, to_act: list[int], legal: dict[int, list[Any]]) -> None:
+        for level, bot in self.bots.items():
+            for seat in to_act:
+                choice = bot.choose(self.game, state, seat, Rng(f"bot-{self.seed}-{seat}"))
+                assert _key(choice) in {_key(c) for c in legal[seat]}, (
+                    f"bot {level!r} chose unlisted {choice!r} for seat {seat}"
+                )
+
+    def check_secrets(self, state: Any, events: list[Any]) -> None:
+        game, codec = self.game, self.codec
+        table = tuple(game.table_labels(state, self.labels))
+        quiet = tuple(game.quiet_events)
+        for viewer in self.viewers:
+            hidden = game.hidden_values(state, viewer)
+            parts = []
+            if self.steps % VIEW_EVERY == 0 or game.is_terminal(state):
+                parts.append(orjson.dumps(game.view(state, viewer), default=codec.default))
+            names = Names(table, (), viewer)
+            for e in events:
+                red = game.redact(e, viewer)
+                if red is None:
+                    continue
+                assert type(red) is type(e), f"redact changed the type of {type(e).__name__}"
+                parts.append(orjson.dumps(codec.encode_event(red)))
+                line = game.narrate(red, names)
+                if isinstance(e, quiet):
+                    assert line is None, f"bookkeeping {type(e).__name__} has a line: {line!r}"
+                else:
+                    assert isinstance(line, str) and line.strip(), (
+                        f"{type(e).__name__} has no narrator line for {viewer}"
+                    )
+                    parts.append(line.encode())
+            if hidden:
+                seen = b"\n".join(parts).decode()
+                leaked = sorted(h for h in hidden if h in seen)
+                assert not leaked, f"{viewer} may not see {leaked[:5]}"
+
+    def check_replay(self, initial: Any, state: Any) -> None:
+        game, codec = self.game, self.codec
+        decoded = []
+        for e in self.log:
+            back = codec.decode_event(type(e).__name__, codec.encode_event(e))
+            assert back == e, f"{type(e).__name__} does not survive the codec"
+            decoded.append(back)
+        replayed = initial
+        for e in decoded:
+            replayed = game.evolve(replayed, e)
+        assert replayed == state, "folding the log again gives another state"
+        assert game.hidden_values(state, REVIEW) == frozenset()
+
+
+def cases(registry: dict[str, GameType]) -> Iterator[tuple[str, dict[str, Any]]]:
+    for name, gtype in sorted(registry.items()):
+        for options in modes(gtype):
+            yield name, options

@@ -1,0 +1,324 @@
+"""Turn clocks and absent players (issue 13, items 1 and 2): the ``clock`` and ``absent``
+options, expiry handing the seat to the game's best bot, leaving and retaking a seat, and
+clocks that go on from the log after a restart. Time is the test's own (``FakeTime``): the
+server's clock keeper reads it, so no test waits for a clock to run down."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from domain import default_registry
+from server.errors import ServiceError
+from server.games import GameService
+from server.store.memory import MemoryStore
+from tests.support import Player, http, new_game, running_server
+
+START = 1_800_000_000_000
+
+
+class FakeTime:
+    """A time source the test moves by hand (milliseconds since the epoch)."""
+
+    def __init__(self) -> None:
+        self.ms = START
+
+    def __call__(self) -> int:
+        return self.ms
+
+    def advance(self, seconds: float) -> None:
+        self.ms += int(seconds * 1000)
+
+
+def events_of(p: Player, type_: str) -> list[dict[str, Any]]:
+    return [
+        e
+        for m in p.received
+        if m["type"] in ("welcome", "update")
+        for e in m.get("events", [])
+        if e["type"] == type_
+    ]
+
+
+async def until(p: Player, check: Callable[[], Any], timeout: float = 15) -> Any:
+    """Read messages until ``check()`` is truthy; return its value."""
+    deadline = time.monotonic() + timeout
+    while not (result := check()):
+        left = deadline - time.monotonic()
+        assert left > 0, f"timed out; last messages: {p.received[-3:]}"
+        with contextlib.suppress(TimeoutError):
+            await p.recv(min(left, 0.2))
+    return result
+
+
+def table_of(p: Player) -> dict[str, Any] | None:
+    for m in reversed(p.received):
+        if m["type"] in ("welcome", "update") and "table" in m:
+            table: dict[str, Any] = m["table"]
+            return table
+    return None
+
+
+# -- options ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("type_name", sorted(default_registry()))
+def test_every_game_type_takes_clock_and_absent(type_name: str) -> None:
+    service = GameService(MemoryStore(), default_registry())
+    assert "clock" not in service.validated_options(type_name, {})  # default: none
+    assert service.validated_options(type_name, {"clock": "none"}).get("clock") is None
+    opts = service.validated_options(type_name, {"clock": "move:30", "absent": 60})
+    assert opts["clock"] == "move:30" and opts["absent"] == 60
+    assert service.validated_options(type_name, {"clock": "fischer:5+3"})["clock"] == "fischer:5+3"
+    for bad, words in (
+        ("move:0", "1 to"),
+        ("move:ten", "must be 'none'"),
+        ("fischer:5", "must be 'none'"),
+        ("fischer:0+5", "1 to"),
+        ("fischer:5+99999", "increment"),
+        (30, "must be 'none'"),
+        ("blitz", "must be 'none'"),
+    ):
+        with pytest.raises(ServiceError) as err:
+            service.validated_options(type_name, {"clock": bad})
+        assert err.value.code == "bad_option" and words in err.value.message, err.value.message
+    for bad_absent in (0, -5, "60", True, 10**9):
+        with pytest.raises(ServiceError) as err:
+            service.validated_options(type_name, {"absent": bad_absent})
+        assert err.value.code == "bad_option" and "'absent'" in err.value.message
+
+
+pytestmark = pytest.mark.redis
+
+
+async def _table(base: str, opts: dict[str, Any]) -> tuple[str, list[Player]]:
+    async with http(base) as c:
+        gid, tokens = await new_game(c, "high-card", {"players": 2, **opts})
+    players = [Player(base, gid, t) for t in tokens]
+    for p in players:
+        await p.connect()
+    return gid, players
+
+
+# -- move clock ---------------------------------------------------------------------------------
+async def test_move_clock_runs_out_and_the_best_bot_plays_on(key_prefix: str) -> None:
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        gid, (p0, p1) = await _table(base, {"clock": "move:20"})
+        table = table_of(p0)
+        assert table is not None and table["clock"] == "move:20"
+        s0, s1 = table["seats"]
+        assert s0["running"] and s0["remaining"] == 20_000 and s0["deadline"] == START + 20_000
+        assert not s1["running"] and s1["remaining"] == 20_000
+
+        # seat 0 draws in time: its clock stops, seat 1's decision starts now
+        now.advance(12)
+        assert (await p0.command({"type": "Draw"}))["type"] == "accepted"
+        table = await until(p1, lambda: p1.version == p0.version and table_of(p1))
+        assert table["seats"][1]["deadline"] == now.ms + 20_000
+        assert not table["seats"][0]["running"]
+
+        # seat 1 does nothing: 19.9 s is still in time, 20 s is not
+        now.advance(19.9)
+        await asyncio.sleep(0.3)
+        assert not events_of(p1, "cloister.ClockExpired")
+        now.advance(0.1)
+        expired = await until(p1, lambda: events_of(p1, "cloister.ClockExpired"))
+        handed = await until(p1, lambda: events_of(p1, "cloister.SeatHandedToBot"))
+        assert (
+            expired[0]["data"]["seat"] == 1
+            and expired[0]["text"] == "p1 (Player 2) ran out of time"
+        )
+        assert handed[0]["data"]["reason"] == "clock" and handed[0]["data"]["bot"] == "random"
+        assert "plays on for p1 (Player 2), whose time ran out" in handed[0]["text"]
+        assert table_of(p1)["seats"][1]["bot"] == "random"  # type: ignore[index]
+
+        # the bot moved for seat 1 (the draw phase ended: everybody plays a card)
+        await until(p1, lambda: p1.view["phase"] == "play")
+        async with http(base) as c:
+            summary = (await c.get(f"/api/games/{gid}")).json()
+        assert summary["seats"][1]["stand_in"] == "random"
+        assert summary["seats"][1]["bot"] is None  # still the person's seat
+        # the player's own commands wait for a retake
+        reply = await p1.command(p1.legal[0])
+        assert reply["type"] == "rejected" and reply["code"] == "seat_handed"
+        for p in (p0, p1):
+            await p.close()
+
+
+# -- fischer ---------------------------------------------------------------------------------
+async def test_fischer_bank_spends_gains_and_runs_out(key_prefix: str) -> None:
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        _, (p0, p1) = await _table(base, {"clock": "fischer:1+5"})
+        assert table_of(p0)["seats"][0]["remaining"] == 60_000  # type: ignore[index]
+        now.advance(10)
+        await p0.command({"type": "Draw"})
+        await until(p1, lambda: p1.version == p0.version)
+        seats = table_of(p1)["seats"]  # type: ignore[index]
+        assert seats[0]["remaining"] == 60_000 - 10_000 + 5_000 and not seats[0]["running"]
+        assert seats[1]["running"] and seats[1]["remaining"] == 60_000
+        now.advance(59.99)
+        await asyncio.sleep(0.3)
+        assert not events_of(p1, "cloister.ClockExpired")
+        now.advance(0.01)
+        await until(p1, lambda: events_of(p1, "cloister.SeatHandedToBot"))
+        for p in (p0, p1):
+            await p.close()
+
+
+# -- simultaneous phase ---------------------------------------------------------------------
+async def test_in_a_simultaneous_phase_every_seat_still_to_act_has_a_running_clock(
+    key_prefix: str,
+) -> None:
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        _, (p0, p1) = await _table(base, {"clock": "move:30"})
+        await p0.command({"type": "Draw"})
+        await until(p1, lambda: p1.version == p0.version)
+        await p1.command({"type": "Draw"})
+        await until(p0, lambda: p0.version == p1.version and p0.view["phase"] == "play")
+        seats = table_of(p0)["seats"]  # type: ignore[index]
+        assert seats[0]["running"] and seats[1]["running"]  # both choose a card at once
+        now.advance(10)
+        await p0.command(p0.legal[0])  # seat 0 commits; seat 1 still has to choose
+        await until(p1, lambda: p1.version == p0.version)
+        seats = table_of(p1)["seats"]  # type: ignore[index]
+        assert not seats[0]["running"] and seats[1]["running"]
+        assert seats[1]["deadline"] == START + 30_000  # its decision began with the phase
+        now.advance(20)
+        handed = await until(p1, lambda: events_of(p1, "cloister.SeatHandedToBot"))
+        assert handed[0]["data"]["seat"] == 1
+        # the bot chose for seat 1, the round was revealed
+        await until(p0, lambda: events_of(p0, "ChoicesRevealed"))
+        for p in (p0, p1):
+            await p.close()
+
+
+# -- leaving and retaking -------------------------------------------------------------------
+async def test_leave_the_table_then_retake_the_seat(key_prefix: str) -> None:
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05, bot_delay=0.2) as base:
+        gid, (p0, p1) = await _table(base, {})  # no clock: leaving is always possible
+        assert table_of(p0) is None  # nothing to show yet
+        reply = await p1.request({"type": "leave", "command_id": "l1"})
+        assert reply["type"] == "accepted"
+        left = events_of(p1, "cloister.SeatHandedToBot")
+        assert left[0]["data"]["reason"] == "left"
+        assert left[0]["text"].endswith("plays on for p1 (Player 2), who left the table")
+        await until(p0, lambda: events_of(p0, "cloister.SeatHandedToBot"))
+        assert table_of(p0)["seats"][1]["bot"] == "random"  # type: ignore[index]
+        again = await p1.request({"type": "leave", "command_id": "l2"})
+        assert again["type"] == "rejected" and again["code"] == "already_handed"
+
+        # seat 0 draws; the bot draws or passes for seat 1
+        await p0.command({"type": "Draw"})
+        await until(p1, lambda: p1.view["phase"] == "play")
+        back = await p1.request({"type": "retake", "command_id": "r1"})
+        assert back["type"] == "accepted"
+        retaken = events_of(p1, "cloister.SeatRetaken")
+        assert retaken[0]["text"] == "p1 (Player 2) is back and takes the seat again"
+        assert table_of(p1)["seats"][1]["bot"] is None  # type: ignore[index]
+        # the player plays again; nobody else may retake
+        reply = await p1.command(p1.legal[0])
+        assert reply["type"] == "accepted"
+        twice = await p1.request({"type": "retake", "command_id": "r2"})
+        assert twice["type"] == "rejected" and twice["code"] == "not_handed"
+        watcher = Player(base, gid)
+        await watcher.connect()
+        nope = await watcher.request({"type": "leave", "command_id": "w"})
+        assert nope["code"] == "spectator"
+        for p in (p0, p1, watcher):
+            await p.close()
+
+
+# -- absent -----------------------------------------------------------------------------------
+async def test_a_player_away_longer_than_absent_is_replaced_by_a_bot(key_prefix: str) -> None:
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        gid, (p0, p1) = await _table(base, {"absent": 30})
+        await p1.close()  # seat 1 goes away; it is not its turn yet
+        now.advance(40)
+        await p0.command({"type": "Draw"})  # now the game waits on seat 1
+        # gone 40 s > 30 s: handed over at once
+        handed = await until(p0, lambda: events_of(p0, "cloister.SeatHandedToBot"))
+        assert handed[0]["data"] == {**handed[0]["data"], "seat": 1, "reason": "absent"}
+        assert handed[0]["text"].endswith("who is away")
+        # a connected player waiting on their turn is never absent
+        assert all(e["data"]["seat"] == 1 for e in events_of(p0, "cloister.SeatHandedToBot"))
+
+        # back with the token: the seat stays the bot's until an explicit retake
+        p1b = Player(base, gid, p1.token)
+        welcome = await p1b.connect()
+        assert welcome["table"]["seats"][1]["bot"] == "random"
+        assert (await p1b.request({"type": "retake", "command_id": "back"}))["type"] == "accepted"
+        for p in (p0, p1b):
+            await p.close()
+
+
+async def test_connected_players_are_not_absent(key_prefix: str) -> None:
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        _, (p0, p1) = await _table(base, {"absent": 5})
+        now.advance(60)  # seat 0 thinks for a minute, connected
+        await asyncio.sleep(0.5)
+        await p0.command({"type": "Draw"})
+        await until(p1, lambda: p1.version == p0.version)
+        assert not events_of(p1, "cloister.SeatHandedToBot")
+        for p in (p0, p1):
+            await p.close()
+
+
+# -- restart ------------------------------------------------------------------------------------
+async def test_clocks_go_on_from_the_log_after_a_restart(key_prefix: str) -> None:
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        gid, (p0, p1) = await _table(base, {"clock": "fischer:1+5"})
+        now.advance(10)
+        await p0.command({"type": "Draw"})
+        await until(p1, lambda: p1.version == p0.version)
+        before = table_of(p1)
+        for p in (p0, p1):
+            await p.close()
+    now.advance(25)  # seat 1's clock runs while no process is up
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        watcher = Player(base, gid)
+        welcome = await watcher.connect()
+        seats = welcome["table"]["seats"]
+        assert seats[0]["remaining"] == before["seats"][0]["remaining"] == 55_000  # type: ignore[index]
+        assert seats[1]["running"] and seats[1]["remaining"] == 60_000 - 25_000
+        now.advance(35)
+        handed = await until(watcher, lambda: events_of(watcher, "cloister.SeatHandedToBot"))
+        assert handed[0]["data"]["seat"] == 1 and handed[0]["data"]["at"] == now.ms
+        await watcher.close()
+
+
+# -- two processes ----------------------------------------------------------------------------
+async def test_with_two_processes_exactly_one_appends_each_timeout(key_prefix: str) -> None:
+    from tests.test_multiprocess import start_node
+
+    nodes = [start_node(key_prefix), start_node(key_prefix)]
+    try:
+        (_, base_a), (_, base_b) = nodes
+        async with http(base_a) as c:
+            gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:1"})
+        # both processes hold the game and watch its clocks; nobody plays
+        watchers = [Player(base_a, gid), Player(base_b, gid)]
+        for w in watchers:
+            await w.connect()
+        await until(watchers[1], lambda: watchers[1].status == "finished", timeout=30)
+        async with http(base_b) as c:
+            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+        expired = [e["data"]["seat"] for e in log if e["type"] == "cloister.ClockExpired"]
+        handed = [e["data"]["seat"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
+        assert sorted(expired) == sorted(handed) == [0, 1]  # once each, by one process
+        assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+        for w in watchers:
+            await w.close()
+    finally:
+        for proc, _ in nodes:
+            proc.terminate()
+            proc.wait(10)

@@ -1,0 +1,89 @@
+"""Every registered game type passes the ``Game`` contract (``tests/game_contract.py``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from domain import GameType, default_registry
+from domain.highcard.game import HighCard, Pass, Passed, PlayCard
+from tests.game_contract import Playout, cases, mode_id
+from tests.scale import playouts
+
+REGISTRY = default_registry()
+CASES = list(cases(REGISTRY))
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=[f"{n}[{mode_id(o)}]" for n, o in CASES])
+def test_random_games_keep_the_contract(name: str, options: dict[str, Any]) -> None:
+    for seed in range(max(1, playouts(1))):
+        Playout(REGISTRY[name], options, seed).run()
+
+
+def test_every_game_type_has_modes_covering_its_options() -> None:
+    from tests.game_contract import modes
+
+    for gtype in REGISTRY.values():
+        covered = {(k, v) for o in modes(gtype) for k, v in o.items()}
+        for spec in gtype.game.option_specs:
+            assert any(k == spec.name for k, _ in covered) or spec.applies_when, spec.name
+
+
+# -- the contract can fail: games broken on purpose --------------------------------------------
+
+
+class _LeakyRedact(HighCard):
+    def redact(self, event: Any, viewer: Any) -> Any:
+        return event
+
+
+class _ListsAnIllegalCard(HighCard):
+    def legal_commands(self, state: Any, seat: int) -> Any:
+        legal = list(super().legal_commands(state, seat))
+        return [*legal, PlayCard("hc-99")] if state.phase == "play" else legal
+
+
+class _HidesPassFromSeat0(HighCard):
+    def legal_commands(self, state: Any, seat: int) -> Any:
+        legal = super().legal_commands(state, seat)
+        return [c for c in legal if not (seat == 0 and isinstance(c, Pass))]
+
+
+class _SilentPass(HighCard):
+    def narrate(self, event: Any, names: Any) -> Any:
+        return None if isinstance(event, Passed) else super().narrate(event, names)
+
+
+class _Moody(HighCard):
+    calls = 0
+
+    def decide(self, state: Any, seat: int, command: Any, ctx: Any) -> Any:
+        type(self).calls += 1
+        events = list(super().decide(state, seat, command, ctx))
+        return [*events, Passed(seat)] if type(self).calls % 2 else events
+
+
+class _CheatingBot:
+    name = "cheat"
+
+    def choose(self, game: Any, state: Any, seat: int, rng: Any) -> Any:
+        return PlayCard("hc-99")
+
+
+@pytest.mark.parametrize(
+    ("gtype", "complaint"),
+    [
+        (GameType(_LeakyRedact()), "may not see"),
+        (GameType(_ListsAnIllegalCard()), "listed command"),
+        (GameType(_HidesPassFromSeat0()), "unlisted command"),
+        (GameType(_SilentPass()), "no narrator line"),
+        (GameType(_Moody()), "not deterministic"),
+        (GameType(HighCard(), bots={"cheat": _CheatingBot()}), "chose unlisted"),
+    ],
+    ids=["leaky-redact", "lists-illegal", "hides-legal", "silent", "moody", "cheating-bot"],
+)
+def test_the_contract_catches_a_broken_game(gtype: GameType, complaint: str) -> None:
+    with pytest.raises(AssertionError, match=complaint):
+        for seed in range(20):
+            Playout(gtype, {"players": 3}, seed).run()
