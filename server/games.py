@@ -19,7 +19,7 @@ import secrets
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 import attrs
@@ -33,6 +33,7 @@ from protocol import CHAT_MAX_CHARS, GameCodec
 from .errors import ServiceError
 from .snapshots import SNAPSHOT_EVERY, Snapshot, UuidChain, dumps_state, fingerprint, loads_state
 from .store.base import EventStore, NewEvent, RawEvent, StoredEvent
+from .undo import UNDONE, fold_log
 
 __all__ = ["GameRecord", "GameService", "LogEntry", "SeatClaim", "SeatInfo"]
 
@@ -131,12 +132,18 @@ class GameRecord:
     log: list[LogEntry] = attrs.field(factory=list)
     uuids: dict[int, str] = attrs.field(factory=dict)
     commands: dict[str, int] = attrs.field(factory=dict)
-    """command id -> head version it produced: answers a retry without asking Redis."""
+    """command id (as stored: a seat's scoped ``<seat>:<id>``) -> head version it produced:
+    answers a retry without asking Redis."""
+    digests: dict[str, str] = attrs.field(factory=dict)
+    """command id -> digest of the command, where known (``command_digest``)."""
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     chain: UuidChain = attrs.field(factory=UuidChain)
     """A running hash of the event ids, to check a snapshot against the log."""
     snapshot_version: int = 0
     """The version of the newest snapshot of this game this node knows of."""
+    fork: dict[str, Any] | None = None
+    """For a game forked from another (``server.fork``): the source and the events that
+    rebuild its position, played out in place of the set-up when the game starts."""
 
     @property
     def game(self) -> Any:
@@ -191,14 +198,9 @@ class GameRecord:
         }
 
     def state_at(self, version: int) -> Any:
-        """The domain state after ``version`` (None before the game started)."""
-        state = None
-        for entry in self.log[:version]:
-            if entry.type == GAME_STARTED:
-                state = self.game.initial_state(self.options)
-            elif entry.event is not None and state is not None:
-                state = self.game.evolve(state, entry.event)
-        return state
+        """The domain state after ``version`` (None before the game started), without the
+        events undone by then (``server.undo``)."""
+        return fold_log(self.game, self.options, self.log, version)
 
 
 @attrs.frozen
@@ -248,6 +250,28 @@ def bot_name(rec: GameRecord, seat: int, taken: set[str] | None = None) -> str:
     return rec.labels[seat] + BOT_SUFFIX  # more bots than names: the seat's own label
 
 
+def scoped_id(seat: int, command_id: str) -> str:
+    """The id a seat's command is stored under: each seat has its own ids, so no seat can
+    take, block or answer for another's (issue 14)."""
+    return f"{seat}:{command_id}"
+
+
+def command_digest(kind: str, content: Any) -> str:
+    """What a command was, to tell a resend (same digest) from another command sent under
+    a used id."""
+    body = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(kind.encode() + b"\0" + body).hexdigest()[:32]
+
+
+def _reused(command_id: str) -> ServiceError:
+    client_id = command_id.partition(":")[2] or command_id
+    return ServiceError(
+        "command_id_reused",
+        f"command id {client_id!r} was used for another command: send a new id",
+        409,
+    )
+
+
 def _seat_event(rec: GameRecord, type_: str, data: dict[str, Any]) -> None:
     seat = data["seat"]
     if type_ == SEAT_TAKEN:
@@ -287,7 +311,8 @@ class GameService:
     def __init__(self, store: EventStore, registry: Registry) -> None:
         self.store = store
         self.registry = registry
-        self.games: dict[str, GameRecord] = {}
+        # The app replaces it with a bounded LRU (server.cache.GameCache).
+        self.games: MutableMapping[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
         self.now: Callable[[], int] = now_ms
@@ -431,6 +456,7 @@ class GameService:
             seed=seed,
             created=float(data.get("created", 0.0)),
             seats=[None] * len(data["labels"]),
+            fork=data.get("fork"),
         )
 
     async def catch_up(self, rec: GameRecord) -> list[LogEntry]:
@@ -468,6 +494,8 @@ class GameService:
             rec.state = rec.game.initial_state(rec.options)
         elif event is not None:
             rec.state = rec.game.evolve(rec.state, event)
+        elif type_ == UNDONE:  # back to the state after ``to_version`` (server.undo)
+            rec.state = fold_log(rec.game, rec.options, rec.log, data["to_version"])
         entry = LogEntry(version, type_, data, event)
         rec.log.append(entry)
         rec.uuids[version] = uid
@@ -488,8 +516,18 @@ class GameService:
         decide: Callable[
             [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
         ],
+        *,
+        digest: str = "",
+        expected_version: int | None = None,
+        reply_id: str | None = None,
     ) -> tuple[int, bool]:
         """Decide on the cached state, append, apply; on conflict catch up and decide again.
+
+        ``command_id`` is the id as stored (a seat's scoped by the seat, ``scoped_id``);
+        ``digest`` what the command was (``command_digest``): the same id with another
+        digest is refused ``command_id_reused``. ``expected_version``: refuse ``stale``
+        unless the game is at exactly that version when appended. ``reply_id``: the id the
+        listeners are told (the client's own, unscoped).
 
         Returns (version, duplicate). ``decide`` returns (events as (type, data, event obj),
         meta fields) or raises DomainError / ServiceError. The per-record lock serialises
@@ -498,8 +536,18 @@ class GameService:
         async with rec.lock:
             for _ in range(MAX_CONFLICT_RETRIES):
                 if command_id in rec.commands:
+                    await self._check_reuse(rec, command_id, digest)
                     self.stats["duplicates"] += 1
                     return rec.commands[command_id], True
+                if expected_version is not None and rec.version != expected_version:
+                    if rec.version < expected_version and await self.catch_up(rec):
+                        continue
+                    raise ServiceError(
+                        "stale",
+                        f"the game is at version {rec.version}, not {expected_version}: "
+                        "look at it again before you move",
+                        409,
+                    )
                 try:
                     events, meta = decide(rec)
                 except (DomainError, ServiceError):
@@ -510,7 +558,11 @@ class GameService:
                         raise
                     continue
                 new = [NewEvent(t, d, self._event_id()) for t, d, _ in events]
-                result = await self.store.append(rec.id, rec.version, command_id, new, meta)
+                result = await self.store.append(
+                    rec.id, rec.version, command_id, new, meta, digest=digest
+                )
+                if result.status == "reused":
+                    raise _reused(command_id)
                 if result.status == "ok":
                     base = rec.version
                     entries = [
@@ -518,7 +570,9 @@ class GameService:
                         for i, ((t, d, e), n) in enumerate(zip(events, new, strict=True), 1)
                     ]
                     rec.commands[command_id] = result.version
-                    self._notify(rec, entries, command_id)
+                    if digest:
+                        rec.digests[command_id] = digest
+                    self._notify(rec, entries, reply_id or command_id)
                     self._maybe_snapshot(rec)
                     return result.version, False
                 await self.catch_up(rec)
@@ -527,6 +581,18 @@ class GameService:
                     return result.version, True
                 self.stats["conflicts"] += 1
         raise ServiceError("conflict", "the game changed too often while deciding; retry", 409)
+
+    async def _check_reuse(self, rec: GameRecord, command_id: str, digest: str) -> None:
+        """Raise ``command_id_reused`` if ``command_id`` was appended for another command."""
+        if not digest:
+            return
+        known = rec.digests.get(command_id)
+        if known is None:  # learned from the stream: its digest is in the store
+            lookup = getattr(self.store, "command_record", None)
+            found = await lookup(rec.id, command_id) if lookup is not None else None
+            known = rec.digests[command_id] = found[1] if found else ""
+        if known and known != digest:
+            raise _reused(command_id)
 
     async def append_platform(
         self,
@@ -569,6 +635,7 @@ class GameService:
         options: dict[str, Any] | None,
         seed: str | None = None,
         claims: Sequence[SeatClaim] = (),
+        fork: dict[str, Any] | None = None,
     ) -> tuple[GameRecord, list[tuple[int, str | None]]]:
         """Create a game with some seats already filled, in ONE append.
 
@@ -597,6 +664,8 @@ class GameService:
             "created": self.now() / 1000,
             "seed_commitment": seed_commitment(seed),
         }
+        if fork is not None:
+            data["fork"] = fork
         tokens = [None if c.bot else secrets.token_urlsafe(24) for c in claims]
         rec = self._record(game_id, data, seed)
         self.games[game_id] = rec
@@ -644,6 +713,10 @@ class GameService:
         """GameStarted and the set-up, dealt from the seed and ``version``."""
         # ``at``: when the game began, where clocks and absences start (``server.clocks``).
         events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {"at": self.now()}, None)]
+        if r.fork is not None:  # the source's position instead of a set-up (server.fork)
+            for t, d in r.fork["events"]:
+                events.append((t, d, r.codec.decode_event(t, d)))
+            return events
         state = r.game.initial_state(r.options)
         ctx = Context.for_version(r.seed, version)
         for e in r.game.setup(state, ctx):
@@ -710,7 +783,13 @@ class GameService:
             return [(CHAT, {"seat": seat, "text": text}, None)], {}
 
         self.stats["chats"] += 1
-        return await self._execute(rec, command_id, decide)
+        return await self._execute(
+            rec,
+            scoped_id(seat, command_id),
+            decide,
+            digest=command_digest("chat", text),
+            reply_id=command_id,
+        )
 
     async def authenticate(self, rec: GameRecord, token: str) -> int:
         digest = hash_token(token)
@@ -723,9 +802,17 @@ class GameService:
         raise ServiceError("bad_token", "that token holds no seat in this game", 403)
 
     async def command(
-        self, rec: GameRecord, seat: int, command_id: str, raw: dict[str, Any]
+        self,
+        rec: GameRecord,
+        seat: int,
+        command_id: str,
+        raw: dict[str, Any],
+        expected_version: int | None = None,
     ) -> tuple[int, bool]:
-        """Decide and append one game command. Raises DomainError or ServiceError."""
+        """Decide and append one game command. Raises DomainError or ServiceError.
+
+        ``command_id`` is the seat's own (scoped by the seat); ``expected_version``, if
+        given, makes it apply only to the game at exactly that version (else ``stale``)."""
         command = rec.codec.decode_command(raw)  # InvalidCommand / UnknownCommand
 
         def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
@@ -756,7 +843,14 @@ class GameService:
 
         self.stats["commands"] += 1
         try:
-            return await self._execute(rec, command_id, decide)
+            return await self._execute(
+                rec,
+                scoped_id(seat, command_id),
+                decide,
+                digest=command_digest("command", raw),
+                expected_version=expected_version,
+                reply_id=command_id,
+            )
         except (DomainError, ServiceError):
             self.stats["rejected"] += 1
             raise
