@@ -411,3 +411,25 @@ async def test_clock_runs_out_leave_and_retake_re_decide_and_verify(
         replay(
             svc.registry, renumbered([*events[: retake + 1], events[retake], *events[retake + 1 :]])
         )
+
+
+async def test_the_python_client_asks_the_server_to_verify(key_prefix: str) -> None:
+    from clients.client import Api, ApiError
+    from tests.support import running_server
+
+    store = RedisStore(REDIS_URL, key_prefix)
+    try:
+        svc = GameService(store, default_registry())
+        done = await play_to_end(svc, "high-card", "client-seed")
+        running, _ = await svc.create_table("high-card", None, None, [SeatClaim("A")])
+        with running_server(key_prefix) as base:
+            async with Api(base) as api:
+                verdict = await api.verify(done.id)
+                assert verdict["verified"] is True and verdict["seed"] == "client-seed"
+                assert verdict["commitment"] == hashlib.sha256(b"client-seed").hexdigest()
+                with pytest.raises(ApiError) as caught:
+                    await api.verify(running.id)
+                assert caught.value.code == "game_not_finished"
+    finally:
+        await store.delete_prefix()
+        await store.close()
