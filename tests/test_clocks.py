@@ -241,6 +241,7 @@ async def test_a_player_away_longer_than_absent_is_replaced_by_a_bot(key_prefix:
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
         gid, (p0, p1) = await _table(base, {"absent": 30})
         await p1.close()  # seat 1 goes away; it is not its turn yet
+        await asyncio.sleep(0.5)  # the server notices the disconnect at START (its time)
         now.advance(40)
         await p0.command({"type": "Draw"})  # now the game waits on seat 1
         # gone 40 s > 30 s: handed over at once
