@@ -193,6 +193,9 @@ def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act."""
     if seat is None or rec.state is None or rec.terminal or seat not in rec.to_act():
         return []
+    info = rec.seats[seat]
+    if info is not None and info.stand_in is not None:
+        return []  # a bot plays for this seat until its player retakes it (server.clocks)
     return rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
 
 

@@ -238,7 +238,8 @@ async def test_leave_the_table_then_retake_the_seat(key_prefix: str) -> None:
 # -- absent -----------------------------------------------------------------------------------
 async def test_a_player_away_longer_than_absent_is_replaced_by_a_bot(key_prefix: str) -> None:
     now = FakeTime()
-    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+    # the bot standing in waits long before moving: the seat stays to act meanwhile
+    with running_server(key_prefix, now=now, clock_tick=0.05, bot_delay=30) as base:
         gid, (p0, p1) = await _table(base, {"absent": 30})
         await p1.close()  # seat 1 goes away; it is not its turn yet
         await asyncio.sleep(0.5)  # the server notices the disconnect at START (its time)
@@ -255,7 +256,11 @@ async def test_a_player_away_longer_than_absent_is_replaced_by_a_bot(key_prefix:
         p1b = Player(base, gid, p1.token)
         welcome = await p1b.connect()
         assert welcome["table"]["seats"][1]["bot"] == "random"
+        assert welcome["to_act"] == [1] and welcome["legal"] == []  # the bot's to play
+        reply = await p1b.command({"type": "Draw"})
+        assert reply["type"] == "rejected" and reply["code"] == "seat_handed"
         assert (await p1b.request({"type": "retake", "command_id": "back"}))["type"] == "accepted"
+        assert p1b.legal  # the player's own moves again
         for p in (p0, p1b):
             await p.close()
 
@@ -317,6 +322,9 @@ async def test_with_two_processes_exactly_one_appends_each_timeout(key_prefix: s
         handed = [e["data"]["seat"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
         assert sorted(expired) == sorted(handed) == [0, 1]  # once each, by one process
         assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+        async with http(base_a) as c:
+            verdict = (await c.get(f"/api/games/{gid}/verify")).json()
+        assert verdict["verified"], verdict  # timeouts and stand-ins re-decide exactly
         for w in watchers:
             await w.close()
     finally:
