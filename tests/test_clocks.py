@@ -142,8 +142,9 @@ async def test_move_clock_runs_out_and_the_best_bot_plays_on(key_prefix: str) ->
             summary = (await c.get(f"/api/games/{gid}")).json()
         assert summary["seats"][1]["stand_in"] == "random"
         assert summary["seats"][1]["bot"] is None  # still the person's seat
-        # the player's own commands wait for a retake
-        reply = await p1.command(p1.legal[0])
+        # the player is offered no moves, and their own commands wait for a retake
+        assert p1.legal == []
+        reply = await p1.command({"type": "PlayCard", "card": p1.view["hands"][1][0]})
         assert reply["type"] == "rejected" and reply["code"] == "seat_handed"
         for p in (p0, p1):
             await p.close()
