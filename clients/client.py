@@ -696,8 +696,13 @@ class GameClient:
         command_id: str | None = None,
         wait_update: bool = True,
         timeout: float | None = 30.0,
+        expected_version: int | None = None,
     ) -> Reply:
         """Send a game command; return the server's ``accepted`` or ``rejected``.
+
+        ``expected_version`` (e.g. ``self.version``): apply it only if the game is still
+        at that version, else it is rejected ``stale`` (another tab of this seat, or a
+        clock, got there first).
 
         ``command`` is a ready command object, e.g. one of ``self.legal``. With
         ``wait_update`` (the default) an accepted command returns only once this client's
@@ -708,7 +713,9 @@ class GameClient:
             raise ClientClosed("the client is closed")
         cid = command_id or uuid.uuid4().hex
         return await self._request(
-            SendCommand(command_id=cid, command=command), wait_update, timeout
+            SendCommand(command_id=cid, command=command, expected_version=expected_version),
+            wait_update,
+            timeout,
         )
 
     async def chat(

@@ -131,7 +131,10 @@ class GameRecord:
     log: list[LogEntry] = attrs.field(factory=list)
     uuids: dict[int, str] = attrs.field(factory=dict)
     commands: dict[str, int] = attrs.field(factory=dict)
-    """command id -> head version it produced: answers a retry without asking Redis."""
+    """command id (as stored: a seat's scoped ``<seat>:<id>``) -> head version it produced:
+    answers a retry without asking Redis."""
+    digests: dict[str, str] = attrs.field(factory=dict)
+    """command id -> digest of the command, where known (``command_digest``)."""
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     chain: UuidChain = attrs.field(factory=UuidChain)
     """A running hash of the event ids, to check a snapshot against the log."""
@@ -246,6 +249,28 @@ def bot_name(rec: GameRecord, seat: int, taken: set[str] | None = None) -> str:
         if base + BOT_SUFFIX not in taken:
             return base + BOT_SUFFIX
     return rec.labels[seat] + BOT_SUFFIX  # more bots than names: the seat's own label
+
+
+def scoped_id(seat: int, command_id: str) -> str:
+    """The id a seat's command is stored under: each seat has its own ids, so no seat can
+    take, block or answer for another's (issue 14)."""
+    return f"{seat}:{command_id}"
+
+
+def command_digest(kind: str, content: Any) -> str:
+    """What a command was, to tell a resend (same digest) from another command sent under
+    a used id."""
+    body = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(kind.encode() + b"\0" + body).hexdigest()[:32]
+
+
+def _reused(command_id: str) -> ServiceError:
+    client_id = command_id.partition(":")[2] or command_id
+    return ServiceError(
+        "command_id_reused",
+        f"command id {client_id!r} was used for another command: send a new id",
+        409,
+    )
 
 
 def _seat_event(rec: GameRecord, type_: str, data: dict[str, Any]) -> None:
@@ -489,8 +514,18 @@ class GameService:
         decide: Callable[
             [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
         ],
+        *,
+        digest: str = "",
+        expected_version: int | None = None,
+        reply_id: str | None = None,
     ) -> tuple[int, bool]:
         """Decide on the cached state, append, apply; on conflict catch up and decide again.
+
+        ``command_id`` is the id as stored (a seat's scoped by the seat, ``scoped_id``);
+        ``digest`` what the command was (``command_digest``): the same id with another
+        digest is refused ``command_id_reused``. ``expected_version``: refuse ``stale``
+        unless the game is at exactly that version when appended. ``reply_id``: the id the
+        listeners are told (the client's own, unscoped).
 
         Returns (version, duplicate). ``decide`` returns (events as (type, data, event obj),
         meta fields) or raises DomainError / ServiceError. The per-record lock serialises
@@ -499,8 +534,18 @@ class GameService:
         async with rec.lock:
             for _ in range(MAX_CONFLICT_RETRIES):
                 if command_id in rec.commands:
+                    await self._check_reuse(rec, command_id, digest)
                     self.stats["duplicates"] += 1
                     return rec.commands[command_id], True
+                if expected_version is not None and rec.version != expected_version:
+                    if rec.version < expected_version and await self.catch_up(rec):
+                        continue
+                    raise ServiceError(
+                        "stale",
+                        f"the game is at version {rec.version}, not {expected_version}: "
+                        "look at it again before you move",
+                        409,
+                    )
                 try:
                     events, meta = decide(rec)
                 except (DomainError, ServiceError):
@@ -511,7 +556,11 @@ class GameService:
                         raise
                     continue
                 new = [NewEvent(t, d, self._event_id()) for t, d, _ in events]
-                result = await self.store.append(rec.id, rec.version, command_id, new, meta)
+                result = await self.store.append(
+                    rec.id, rec.version, command_id, new, meta, digest=digest
+                )
+                if result.status == "reused":
+                    raise _reused(command_id)
                 if result.status == "ok":
                     base = rec.version
                     entries = [
@@ -519,7 +568,9 @@ class GameService:
                         for i, ((t, d, e), n) in enumerate(zip(events, new, strict=True), 1)
                     ]
                     rec.commands[command_id] = result.version
-                    self._notify(rec, entries, command_id)
+                    if digest:
+                        rec.digests[command_id] = digest
+                    self._notify(rec, entries, reply_id or command_id)
                     self._maybe_snapshot(rec)
                     return result.version, False
                 await self.catch_up(rec)
@@ -528,6 +579,18 @@ class GameService:
                     return result.version, True
                 self.stats["conflicts"] += 1
         raise ServiceError("conflict", "the game changed too often while deciding; retry", 409)
+
+    async def _check_reuse(self, rec: GameRecord, command_id: str, digest: str) -> None:
+        """Raise ``command_id_reused`` if ``command_id`` was appended for another command."""
+        if not digest:
+            return
+        known = rec.digests.get(command_id)
+        if known is None:  # learned from the stream: its digest is in the store
+            lookup = getattr(self.store, "command_record", None)
+            found = await lookup(rec.id, command_id) if lookup is not None else None
+            known = rec.digests[command_id] = found[1] if found else ""
+        if known and known != digest:
+            raise _reused(command_id)
 
     async def append_platform(
         self,
@@ -711,7 +774,13 @@ class GameService:
             return [(CHAT, {"seat": seat, "text": text}, None)], {}
 
         self.stats["chats"] += 1
-        return await self._execute(rec, command_id, decide)
+        return await self._execute(
+            rec,
+            scoped_id(seat, command_id),
+            decide,
+            digest=command_digest("chat", text),
+            reply_id=command_id,
+        )
 
     async def authenticate(self, rec: GameRecord, token: str) -> int:
         digest = hash_token(token)
@@ -724,9 +793,17 @@ class GameService:
         raise ServiceError("bad_token", "that token holds no seat in this game", 403)
 
     async def command(
-        self, rec: GameRecord, seat: int, command_id: str, raw: dict[str, Any]
+        self,
+        rec: GameRecord,
+        seat: int,
+        command_id: str,
+        raw: dict[str, Any],
+        expected_version: int | None = None,
     ) -> tuple[int, bool]:
-        """Decide and append one game command. Raises DomainError or ServiceError."""
+        """Decide and append one game command. Raises DomainError or ServiceError.
+
+        ``command_id`` is the seat's own (scoped by the seat); ``expected_version``, if
+        given, makes it apply only to the game at exactly that version (else ``stale``)."""
         command = rec.codec.decode_command(raw)  # InvalidCommand / UnknownCommand
 
         def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
@@ -757,7 +834,14 @@ class GameService:
 
         self.stats["commands"] += 1
         try:
-            return await self._execute(rec, command_id, decide)
+            return await self._execute(
+                rec,
+                scoped_id(seat, command_id),
+                decide,
+                digest=command_digest("command", raw),
+                expected_version=expected_version,
+                reply_id=command_id,
+            )
         except (DomainError, ServiceError):
             self.stats["rejected"] += 1
             raise

@@ -262,7 +262,7 @@ async def game_socket(ws: WebSocket) -> None:
                 conn.push(encode(Error(exc.code, exc.message, exc.details)))
                 continue
             match message:
-                case SendCommand(command_id=cid, command=raw):
+                case SendCommand(command_id=cid, command=raw, expected_version=expected):
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot play")))
                         continue
@@ -279,7 +279,9 @@ async def game_socket(ws: WebSocket) -> None:
                             )
                         )
                         continue
-                    await _submit(conn, cid, partial(service.command, rec, seat, cid, raw))
+                    await _submit(
+                        conn, cid, partial(service.command, rec, seat, cid, raw, expected)
+                    )
                 case Leave(command_id=cid) | Retake(command_id=cid):
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators hold no seat")))

@@ -4,8 +4,13 @@
 -- KEYS[4] the doorbell channel (not a key, but a cluster checks a shard channel's slot like
 --         one: all four share the game's hash tag, and none is composed here)
 -- ARGV: expected_version, command_id, n_events, n_meta, publish command (SPUBLISH: sharded
---       pub/sub on Redis 7; PUBLISH on 6.2),
+--       pub/sub on Redis 7; PUBLISH on 6.2), digest,
 --       (type, schema, uuid, data) * n_events, (field, value) * n_meta
+--
+-- command_id is already scoped by the caller (a seat's ids are "<seat>:<client id>", so
+-- one seat can never take or block another's). digest names what the command was (a
+-- hash of its content, or '' for server-made ids): the command-id hash keeps
+-- "<head>:<digest>", and the same id sent again with another digest is refused 'reused'.
 --
 -- Redis runs a script atomically but has no rollback: a write that fails halfway stays
 -- written. So every check comes before the first write, and nothing after the checks can
@@ -22,11 +27,14 @@ local publish = ARGV[5]
 if publish ~= 'SPUBLISH' and publish ~= 'PUBLISH' then
   return redis.error_reply('ERR publish must be SPUBLISH or PUBLISH')
 end
+local digest = ARGV[6]
 
 -- 1) idempotency first: a retried command returns its original result
 local done = redis.call('HGET', cmds, cmd_id)
 if done then
-  return {'dup', done}
+  local v, d = string.match(done, '^(%d+):?(.*)$')
+  if digest ~= '' and d ~= '' and d ~= digest then return {'reused', v} end
+  return {'dup', v}
 end
 
 -- 2) optimistic concurrency: the stream head must be the caller's version
@@ -36,7 +44,7 @@ if #last > 0 then head = tonumber(string.match(last[1][1], '^(%d+)%-')) end
 if head ~= expected then return {'conflict', tostring(head)} end
 
 -- 3) only now write
-local i = 6
+local i = 7
 for k = 1, n do
   redis.call('XADD', stream, string.format('%d-0', expected + k),
              't', ARGV[i], 's', ARGV[i + 1], 'e', ARGV[i + 2], 'd', ARGV[i + 3], 'c', cmd_id)
@@ -46,7 +54,9 @@ for k = 1, n_meta do
   redis.call('HSET', meta, ARGV[i], ARGV[i + 1])
   i = i + 2
 end
-redis.call('HSET', cmds, cmd_id, tostring(expected + n))
+local record = tostring(expected + n)
+if digest ~= '' then record = record .. ':' .. digest end
+redis.call('HSET', cmds, cmd_id, record)
 -- The doorbell: only a hint that readers should catch up with XRANGE; a lost one delays,
 -- never loses. Published inside the script so it costs no extra round trip.
 redis.call(publish, channel, tostring(expected + n))

@@ -5,7 +5,8 @@ slot and the script may touch all of them):
 
 * ``<prefix>:{G}:events`` STREAM, entry id ``<version>-0``; fields t (type), s (schema),
   e (event uuid), d (orjson payload), c (command id). Never trimmed: the log *is* the game.
-* ``<prefix>:{G}:cmds`` HASH command id → head version it produced (idempotency).
+* ``<prefix>:{G}:cmds`` HASH command id (scoped by seat) → ``<head it produced>:<digest>``
+  (idempotency; the digest tells a resend from a different command under a used id).
 * ``<prefix>:{G}:meta`` HASH server-only secrets: the game's RNG seed, seat token hashes.
 * ``<prefix>:{G}:bell`` pub/sub channel: the doorbell, a hint to catch up; a shard channel
   (SPUBLISH/SSUBSCRIBE, slot-assigned like the keys) on Redis 7, a plain one on 6.2.
@@ -129,6 +130,7 @@ class RedisStore:
         command_id: str,
         events: Sequence[NewEvent],
         meta: Mapping[str, str] | None = None,
+        digest: str = "",
     ) -> AppendResult:
         args: list[Any] = [
             expected,
@@ -136,6 +138,7 @@ class RedisStore:
             len(events),
             len(meta or {}),
             self._publish or await self._server(),
+            digest,
         ]
         for e in events:
             args += [e.type, e.schema, e.uuid, orjson.dumps(e.data)]
@@ -155,6 +158,13 @@ class RedisStore:
             # script; losing this write only hides a game from the list until a rebuild.
             await self.redis.zadd(f"{self.prefix}:games", {game_id: time.time()})
         return result
+
+    async def command_record(self, game_id: str, command_id: str) -> tuple[int, str] | None:
+        value = await self._fast.execute("HGET", self._key(game_id, "cmds"), command_id)
+        if value is None:
+            return None
+        version, _, digest = value.decode().partition(":")
+        return int(version), digest
 
     async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         return [
