@@ -655,7 +655,7 @@ class ClockKeeper:
                 raise ServiceError("game_over", "the game is over")
             return [(SEAT_RETAKEN, {"seat": seat, "at": at}, None)], {f"seen:{seat}": str(at)}
 
-        return await self.service.append_platform(rec, command_id, decide)
+        return await self.service.append_platform(rec, command_id, decide, seat, "retake")
 
     async def leave(self, rec: GameRecord, seat: int, command_id: str) -> tuple[int, bool]:
         """The player leaves the table: the game's best bot plays on for them."""
@@ -679,7 +679,7 @@ class ClockKeeper:
             }
             return [(SEAT_HANDED, data, None)], {}
 
-        return await self.service.append_platform(rec, command_id, decide)
+        return await self.service.append_platform(rec, command_id, decide, seat, "leave")
 
     async def close(self) -> None:
         for task in list(self._tasks):

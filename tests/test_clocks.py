@@ -228,6 +228,12 @@ async def test_leave_the_table_then_retake_the_seat(key_prefix: str) -> None:
         assert reply["type"] == "accepted"
         twice = await p1.request({"type": "retake", "command_id": "r2"})
         assert twice["type"] == "rejected" and twice["code"] == "not_handed"
+        # ids are the seat's own: another seat's "l1" is a new request, a resent one is not
+        mine = await p0.request({"type": "leave", "command_id": "l1"})
+        assert mine["type"] == "accepted"
+        assert events_of(p0, "cloister.SeatHandedToBot")[-1]["data"]["seat"] == 0
+        reused = await p1.request({"type": "retake", "command_id": "l1"})
+        assert reused["type"] == "rejected" and reused["code"] == "command_id_reused"
         watcher = Player(base, gid)
         await watcher.connect()
         nope = await watcher.request({"type": "leave", "command_id": "w"})
