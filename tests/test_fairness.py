@@ -12,6 +12,7 @@ import orjson
 import pytest
 
 from domain import REVIEW, SPECTATOR, Rng, default_registry, seat_viewer
+from domain.bots import bot_move
 from server.errors import ServiceError
 from server.fairness import Mismatch, Unverifiable, replay, report
 from server.games import (
@@ -40,7 +41,7 @@ async def play_to_end(svc: GameService, type_name: str, seed: str = "s3cret") ->
     step = 0
     while not rec.terminal:
         seat = min(rec.game.to_act(rec.state))
-        cmd = bot.choose(rec.game, rec.state, seat, Rng(f"t:{step}"))
+        cmd = bot_move(bot, rec.game, rec.state, seat, Rng(f"t:{step}"))
         await svc.command(rec, seat, f"c{step}", rec.codec.encode_command(cmd))
         step += 1
     return rec
@@ -404,7 +405,7 @@ async def test_clock_runs_out_leave_and_retake_re_decide_and_verify(
             await keeper.leave(rec, seat, "leave-1")
             await keeper.retake(rec, seat, "back-2")
             leave_done = True
-        cmd = bot.choose(rec.game, rec.state, seat, Rng(f"t:{step}"))
+        cmd = bot_move(bot, rec.game, rec.state, seat, Rng(f"t:{step}"))
         now[0] += 1000
         await svc.command(rec, seat, f"c{step}", rec.codec.encode_command(cmd))
         step += 1
