@@ -20,7 +20,7 @@ therefore stable: rename a class only with an upcaster (``upcast``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
@@ -29,9 +29,13 @@ from .narration import GlossaryEntry, Names, Standing
 from .randomness import Context
 from .viewers import Seat, Viewer
 
+if TYPE_CHECKING:  # domain.bots imports this module; at run time GameType imports it late
+    from .bots import Bot
+
 __all__ = [
     "Game",
     "GameBase",
+    "GameType",
     "OptionSpec",
     "OptionValue",
     "Options",
@@ -220,3 +224,36 @@ def fold(game: Game[S, Any, E], state: S, events: Iterable[E]) -> S:
     for event in events:
         state = game.evolve(state, event)
     return state
+
+
+@attrs.frozen
+class GameType:
+    """A game as the platform offers it: the rules, the bots that can fill its seats.
+
+    A game package makes one and registers it under the ``cloister.games`` entry-point
+    group (see ``domain.registry`` and ``docs/kernel.md``)."""
+
+    game: Game[Any, Any, Any]
+    bots: Mapping[str, Bot] = attrs.field(factory=dict)
+    demo: bool = False
+    """A small game for demos and platform tests, not a published board game."""
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    def bot(self, level: str | None) -> Bot:
+        """The bot for ``level`` (default: the strongest there is)."""
+        if level is None:
+            level = "greedy" if "greedy" in self.bots else "random"
+        if level == "random" and "random" not in self.bots:
+            from .bots import RandomBot
+
+            return RandomBot()
+        try:
+            return self.bots[level]
+        except KeyError:
+            raise KeyError(
+                f"{self.game.title} has no bot level {level!r}; "
+                f"levels: {sorted({'random', *self.bots})}"
+            ) from None

@@ -374,7 +374,7 @@ class GameService:
         if chain.digest() != snap.prefix or prefix[-1][0] != snap.version:
             return False
         try:
-            state = loads_state(snap.state)
+            state = loads_state(snap.state, _module(rec))
         except Exception:
             return False
         if type(state) is not type(rec.game.initial_state(rec.options)):

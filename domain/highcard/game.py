@@ -8,10 +8,9 @@ from typing import Any, ClassVar
 import attrs
 
 from ..errors import GameOver, NotYourTurn, RuleViolation, UnknownCommand
-from ..game import GameBase, Options, OptionSpec, Result
+from ..game import GameBase, GameType, Options, OptionSpec, Result
 from ..narration import GlossaryEntry, Names, ScoreLine, Standing, join_words
 from ..randomness import Context
-from ..registry import GameType
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
 from ..viewers import Seat, Viewer
 
