@@ -49,6 +49,7 @@ __all__ = [
     "RequestError",
     "SeatGranted",
     "SeatSummary",
+    "VerifyReply",
     "ViewReply",
     "check_constraints",
     "decode_request",
@@ -330,6 +331,27 @@ class ViewReply:
     )
 
 
+@attrs.frozen
+class VerifyReply:
+    """A finished game re-decided from its revealed seed (``cloister verify``, the replay
+    page): ``verified`` true when every event is exactly what the rules produce."""
+
+    verified: bool
+    code: str | None = attrs.field(
+        metadata=_doc(
+            "None when verified; else ``log_mismatch`` (the first event the rules would not "
+            "produce) or ``unverifiable_log`` (recorded before seeds and commands were)."
+        )
+    )
+    message: str = attrs.field(metadata=_doc("In words: what was checked, or the first mismatch."))
+    version: int | None = attrs.field(metadata=_doc("The version of the first mismatch."))
+    commands: int = attrs.field(metadata=_doc("Commands re-decided."))
+    seed: str | None = attrs.field(metadata=_doc("The revealed seed."))
+    commitment: str | None = attrs.field(
+        metadata=_doc("The SHA-256 digest (hex) ``cloister.GameCreated`` committed to.")
+    )
+
+
 HTTP_RESPONSES: tuple[type, ...] = (
     ErrorReply,
     Health,
@@ -342,6 +364,7 @@ HTTP_RESPONSES: tuple[type, ...] = (
     BotAdded,
     EventsReply,
     ViewReply,
+    VerifyReply,
 )
 
 

@@ -41,11 +41,12 @@ from protocol.http import (
     PlayNowReply,
     RequestError,
     SeatGranted,
+    VerifyReply,
     ViewReply,
     decode_request,
 )
 
-from . import metrics
+from . import fairness, metrics
 from .bots import BotRunner
 from .cache import GameCache
 from .clocks import PLATFORM_OPTIONS, ClockKeeper
@@ -80,8 +81,7 @@ def _error(exc: ServiceError, headers: dict[str, str] | None = None) -> Response
     return ORJSONResponse(body, exc.status, headers=headers)
 
 
-async def _json_body(request: Request, limit: int) -> Any:
-    raw = await request.body()
+def _json(raw: bytes, limit: int) -> Any:
     if len(raw) > limit:
         raise ServiceError("too_large", f"the body is limited to {limit} bytes", 413)
     if not raw:
@@ -95,9 +95,12 @@ async def _json_body(request: Request, limit: int) -> Any:
 async def _decode(request: Request, cls: type[T], limit: int | None = None) -> T:
     """The body as a ``protocol.http`` request class (strict: wrong types and unknown
     fields are refused with ``bad_request`` naming the field)."""
-    raw = await _json_body(request, limit or request.app.state.settings.max_body_bytes)
+    return _parse(await request.body(), cls, limit or request.app.state.settings.max_body_bytes)
+
+
+def _parse(raw: bytes, cls: type[T], limit: int) -> T:
     try:
-        return decode_request(raw, cls)
+        return decode_request(_json(raw, limit), cls)
     except RequestError as exc:
         raise ServiceError("bad_request", exc.message) from None
 
@@ -301,9 +304,35 @@ async def play_now(request: Request) -> Response:
     )
 )
 async def import_game(request: Request) -> Response:
-    body = await _decode(request, ImportLog, request.app.state.settings.max_import_bytes)
+    limit = request.app.state.settings.max_import_bytes
+    raw = await request.body()  # counted while it streams in (``BodyLimit``)
+    # Parsed and re-decided in worker threads: the loop keeps serving everyone else.
+    body = await asyncio.to_thread(_parse, raw, ImportLog, limit)
     rec = await _service(request).import_log(body.events)
     return ORJSONResponse(rec.summary(), 201)
+
+
+@endpoint(
+    Operation(
+        "Re-decide a finished game from its revealed seed: is every event what the rules make?",
+        {200: VerifyReply},
+        errors=(409,),
+    )
+)
+async def verify_game(request: Request) -> Response:
+    rec = await _game(request)
+    if not rec.terminal:
+        raise ServiceError(
+            "game_not_finished",
+            "the seed is revealed only when the game ends: verify it then",
+            409,
+        )
+    events = [{"version": e.version, "type": e.type, "data": e.data} for e in rec.log]
+    try:
+        reply = await asyncio.to_thread(fairness.report, _service(request).registry, events)
+    except fairness.VerifyError as exc:
+        raise ServiceError("game_not_finished", exc.message, 409) from None
+    return ORJSONResponse(reply)
 
 
 LIST_LIMIT, LIST_MAX = 500, 1000
@@ -599,8 +628,12 @@ def create_app(
             settings.cache_games,
             settings.cache_bytes,
             # Never dropped while played here: a game would be held twice by one process.
+            # A running turn clock counts as play: dropped, it would expire only when
+            # something loaded the game again.
             in_use=lambda gid, rec: (
-                bool(hub.connections.get(gid)) or bots.busy(gid, len(rec.seats))
+                bool(hub.connections.get(gid))
+                or bots.busy(gid, len(rec.seats))
+                or gid in clocks.tables
             ),
         )
         lobby = lobby_for(own_store)
@@ -651,6 +684,7 @@ def create_app(
         Route("/api/games/{game_id}/bots", add_bot, methods=["POST"]),
         Route("/api/games/{game_id}/events", events),
         Route("/api/games/{game_id}/view", view_at),
+        Route("/api/games/{game_id}/verify", verify_game),
         WebSocketRoute("/api/games/{game_id}/ws", game_socket),
         Route("/api/openapi.json", openapi_document),
         Route("/metrics", prometheus),

@@ -9,8 +9,8 @@ nothing but a reload: the next request for it loads it from its stream (from its
 where there is one), exactly as a fresh process would.
 
 A record in use is never dropped: one with live WebSocket connections on this process, one
-whose lock is held (a command being decided or appended), one with a bot move pending
-(``in_use``, given by the app). So a game is never held twice by one process while anyone
+whose lock is held (a command being decided or appended), one with a bot move pending or a
+running turn clock (``in_use``, given by the app). So a game is never held twice by one process while anyone
 plays it; the cache may then stay over its bounds until those games are let go, and the
 next insertion or :meth:`GameCache.trim` drops them.
 

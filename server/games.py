@@ -651,75 +651,12 @@ class GameService:
         return events
 
     async def import_log(self, events: list[dict[str, Any]]) -> GameRecord:
-        """Create a new game from an exported full log (``cloister export`` of a game seen
-        by the review audience). The log is checked by decoding and folding every event;
-        imported seats have no tokens, so an unfinished import is for watching only."""
-        if not events or events[0].get("type") != GAME_CREATED:
-            raise ServiceError("bad_log", "a game log starts with cloister.GameCreated")
-        created = events[0].get("data") or {}
-        gtype = self.registry.get(str(created.get("type")))
-        if gtype is None:
-            raise ServiceError("unknown_game_type", f"cannot host {created.get('type')!r}", 404)
-        game_id = "g-" + uuid.uuid4().hex[:12]
-        try:
-            rec = self._record(game_id, created, secrets.token_hex(16))
-            checked_options(gtype.game, rec.options)
-            probe = self._record(game_id, created, "")
-            batch = []
-            for i, e in enumerate(events, 1):
-                type_, data = str(e["type"]), dict(e["data"])
-                if e.get("version", i) != i:
-                    raise ValueError(f"event {i} has version {e.get('version')}")
-                obj = None if type_.startswith(PLATFORM) else rec.codec.decode_event(type_, data)
-                if type_ == SEAT_TAKEN and not data.get("bot"):
-                    data = {**data, "name": str(data.get("name", "?"))[:40] + " (imported)"}
-                elif type_ == CHAT:
-                    seat = data.get("seat")
-                    if not isinstance(seat, int) or not 0 <= seat < len(probe.seats):
-                        raise ValueError(f"event {i}: chat from no seat")
-                    if probe.seats[seat] is None:
-                        raise ValueError(f"event {i}: chat from an empty seat")
-                    try:
-                        data = {"seat": seat, "text": chat_text(str(data.get("text", "")))}
-                    except ServiceError as exc:
-                        raise ValueError(f"event {i}: {exc.message}") from None
-                elif type_.startswith(PLATFORM) and type_ not in (
-                    GAME_CREATED,
-                    SEAT_TAKEN,
-                    GAME_STARTED,
-                    SEAT_HANDED,
-                    SEAT_RETAKEN,
-                    PLATFORM + "ClockExpired",
-                    COMMAND_ACCEPTED,
-                    SEED_REVEALED,
-                ):
-                    raise ValueError(f"event {i}: unknown platform event {type_}")
-                self._apply_one(probe, i, type_, data, obj, "")  # raises on a bad log
-                batch.append((type_, data, obj))
-        except ServiceError:
-            raise
-        except Exception as exc:
-            raise ServiceError("bad_log", f"the log does not replay: {exc}") from None
-        self._require_finished(probe)
-        self.games[game_id] = rec
-        await self._execute(rec, f"import:{game_id}", lambda r: (batch, {"seed": r.seed}))
-        return rec
+        """Create a new game from an exported finished log (``cloister export`` of a game
+        seen by the review audience), re-decided by the rules (``server.imports``):
+        ServiceError ``import_mismatch`` names the first event they would not produce."""
+        from .imports import import_log  # imports builds on this module
 
-    @staticmethod
-    def _require_finished(probe: GameRecord) -> None:
-        """Only a finished game's log is imported (the one place that decides it).
-
-        An unfinished log is what a seat or a spectator may see of a running game, with
-        its secrets blanked: folded here it would become a game frozen mid-play whose
-        hidden cards are gone, and imported seats have no tokens to play it on anyway.
-        """
-        if not probe.terminal:
-            raise ServiceError(
-                "unfinished_log",
-                "only a finished game's full log can be imported; this one stops at "
-                f"version {probe.version} with the game still "
-                f"{'open' if probe.state is None else 'running'}",
-            )
+        return await import_log(self, events)
 
     async def take_seat(
         self, rec: GameRecord, seat: int | None, name: str | None, bot: str | None = None

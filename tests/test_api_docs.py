@@ -124,6 +124,11 @@ async def test_openapi_is_valid_and_every_answer_fits_it(base: str) -> None:
         cut = events[: len(events) // 2]
         r = await c.post("/api/games/import", json={"events": cut})
         assert check("POST", "/api/games/import", r)["error"]["code"] == "unfinished_log"
+        verify = "/api/games/{game_id}/verify"
+        r = await c.get(f"/api/games/{out['game_id']}/verify")
+        assert check("GET", verify, r)["verified"] is True, r.text
+        r = await c.get(f"/api/games/{gid}/verify")  # running: the seed is still secret
+        assert check("GET", verify, r)["error"]["code"] == "game_not_finished"
     everything = {(method.upper(), path) for path, ops in doc["paths"].items() for method in ops}
     assert everything - check.seen == set()
 

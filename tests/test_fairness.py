@@ -4,12 +4,16 @@ seed's reveal at the end, and what each audience sees of them."""
 from __future__ import annotations
 
 import hashlib
+import itertools
+from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
 from domain import REVIEW, SPECTATOR, Rng, default_registry, seat_viewer
+from server.errors import ServiceError
+from server.fairness import Mismatch, Unverifiable, replay, report
 from server.games import (
     COMMAND_ACCEPTED,
     GAME_CREATED,
@@ -19,7 +23,9 @@ from server.games import (
     SeatClaim,
 )
 from server.hub import wire_events
+from server.store.base import NewEvent
 from server.store.redis import RedisStore
+from tests.support import REDIS_URL
 
 pytestmark = pytest.mark.redis
 
@@ -102,3 +108,306 @@ async def test_only_the_acting_seat_and_the_review_see_the_command(
     assert seen(REVIEW) == entry.data
     for viewer in (SPECTATOR, seat_viewer(other)):
         assert seen(viewer) == {"seat": seat, "at": entry.data["at"]}
+
+
+def exported(rec: GameRecord) -> list[dict[str, Any]]:
+    """The log as ``cloister export`` writes it (the review audience's events)."""
+    return [
+        {"version": w.version, "type": w.type, "data": orjson.loads(orjson.dumps(w.data))}
+        for w in wire_events(rec, rec.log, REVIEW)
+    ]
+
+
+@pytest.mark.parametrize("type_name", sorted(default_registry()))
+async def test_a_finished_game_re_decides_exactly(redis_store: RedisStore, type_name: str) -> None:
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, type_name, f"seed-{type_name}")
+    events = exported(rec)
+    replayed = replay(svc.registry, events)
+    assert replayed.seed == f"seed-{type_name}"
+    assert replayed.commands == sum(e["type"] == COMMAND_ACCEPTED for e in events)
+    assert [(t, d) for t, d, _ in replayed.events] == [(e["type"], e["data"]) for e in events]
+    assert replayed.state == rec.state
+    # The server's own record (what the verify route checks) re-decides just the same.
+    verdict = report(svc.registry, [{"type": e.type, "data": e.data} for e in rec.log])
+    assert verdict["verified"] is True, verdict
+    assert verdict["seed"] == f"seed-{type_name}" and verdict["commands"] == replayed.commands
+
+
+# -- imports are re-decided (item 5) --------------------------------------------------------
+def renumbered(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Versions made consistent again, so only re-deciding can catch the forgery."""
+    return [{**e, "version": i} for i, e in enumerate(events, 1)]
+
+
+def _first(events: list[dict[str, Any]], type_: str) -> int:
+    return next(i for i, e in enumerate(events) if e["type"] == type_)
+
+
+def _game_events(events: list[dict[str, Any]]) -> list[int]:
+    start = _first(events, COMMAND_ACCEPTED)
+    return [i for i, e in enumerate(events) if i > start and not e["type"].startswith("cloister.")]
+
+
+def _set(events: list[dict[str, Any]], i: int, **data: Any) -> list[dict[str, Any]]:
+    out = [dict(e) for e in events]
+    out[i] = {**out[i], "data": {**out[i]["data"], **data}}
+    return out
+
+
+def mutations(events: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    cmd = _first(events, COMMAND_ACCEPTED)
+    seat = _first(events, "cloister.SeatTaken")
+    game = _game_events(events)
+    ended = _first(events, "GameEnded")
+    bot_seat = next(i for i, e in enumerate(events) if e["type"] == "cloister.SeatTaken")
+    return {
+        "command from seat -1": _set(events, cmd, seat=-1),
+        "seat taken as -1": _set(events, seat, seat=-1),
+        "a game event duplicated": renumbered(
+            [*events[: game[0] + 1], events[game[0]], *events[game[0] + 1 :]]
+        ),
+        "a game event dropped": renumbered(events[: game[0]] + events[game[0] + 1 :]),
+        "two events swapped": renumbered(
+            [*events[: game[0]], events[game[0] + 1], events[game[0]], *events[game[0] + 2 :]]
+        ),
+        "a command dropped": renumbered(events[:cmd] + events[cmd + 1 :]),
+        "forged scores": _set(events, ended, scores=[99] * len(events[ended]["data"]["scores"])),
+        "a second GameCreated": renumbered([*events[:3], events[0], *events[3:]]),
+        "a 200,000-character bot name": _set(events, bot_seat, name="B" * 200_000, bot="random"),
+        "another seed revealed": _set(events, len(events) - 1, seed="guess"),
+        "a forged commitment": _set(
+            events, 0, seed_commitment={"hash": "sha256", "digest": "0" * 64}
+        ),
+        "a command another seat made": _set(events, cmd, seat=1 - events[cmd]["data"]["seat"]),
+        "an event with no command": renumbered([*events[:-2], events[game[0]], *events[-2:]]),
+        "an unknown platform event": renumbered(
+            [*events[:cmd], {"type": "cloister.Nonsense", "data": {}}, *events[cmd:]]
+        ),
+        "the seed revealed early": renumbered([*events[:cmd], events[-1], *events[cmd:-1]]),
+        "versions out of order": [
+            {**e, "version": 3} if i == 4 else e for i, e in enumerate(events)
+        ],
+    }
+
+
+async def test_forged_logs_are_refused_naming_the_first_mismatch_and_none_is_stored(
+    redis_store: RedisStore,
+) -> None:
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, "high-card", "fair-and-square")
+    events = exported(rec)
+    stored = set(await redis_store.game_ids())
+    for name, bad in mutations(events).items():
+        with pytest.raises(Mismatch) as caught:
+            replay(svc.registry, bad)
+        assert caught.value.message.startswith(f"version {caught.value.version}: "), name
+        with pytest.raises(ServiceError) as refused:
+            await svc.import_log(bad)
+        assert refused.value.code == "import_mismatch", (name, refused.value.message)
+        assert refused.value.message == caught.value.message
+        assert len(refused.value.message) < 1000, name  # a 200,000-character name is not echoed
+    assert set(await redis_store.game_ids()) == stored
+    # The untouched log imports, as the same game with the revealed seed.
+    copy = await svc.import_log(events)
+    assert copy.terminal and copy.state == rec.state and copy.seed == "fair-and-square"
+
+
+async def test_a_forged_campus_galli_log_is_refused(redis_store: RedisStore) -> None:
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, "campus-galli")
+    events = exported(rec)
+    # Every game event changed in turn, a number in its data bumped: none is accepted.
+    forged = 0
+    for i in _game_events(events)[:40]:
+        data = events[i]["data"]
+        key = next((k for k, v in data.items() if isinstance(v, int) and k != "seat"), None)
+        if key is None:
+            continue
+        bad = _set(events, i, **{key: data[key] + 1})
+        with pytest.raises(ServiceError) as refused:
+            await svc.import_log(bad)
+        assert refused.value.code == "import_mismatch"
+        assert refused.value.message.startswith(f"version {i + 1}: the rules produce ")
+        forged += 1
+    assert forged >= 5
+    assert len(await redis_store.game_ids()) == 1
+
+
+async def test_unfinished_and_hidden_logs_are_refused(redis_store: RedisStore) -> None:
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, "high-card")
+    events = exported(rec)
+    for cut in (3, len(events) - 1, _first(events, COMMAND_ACCEPTED) + 2):
+        with pytest.raises(ServiceError) as refused:
+            await svc.import_log(events[:cut])
+        assert refused.value.code == "unfinished_log", cut
+    spectator = [
+        {"version": w.version, "type": w.type, "data": w.data}
+        for w in wire_events(rec, rec.log, SPECTATOR)
+    ]
+    with pytest.raises(ServiceError) as refused:
+        await svc.import_log(spectator)
+    assert refused.value.code in ("unverifiable_log", "import_mismatch")
+
+
+# -- logs written before this change (item 7) ------------------------------------------------
+OLD = Path(__file__).parent / "data" / "pre-fairness-streams.json"
+
+
+async def _write_old_stream(store: RedisStore, game_id: str, game: dict[str, Any]) -> None:
+    """The recorded stream, appended as the old server appended it (one append per command)."""
+    rows = game["stream"]
+    version, first = 0, True
+    for _, group in itertools.groupby(rows, key=lambda r: r["command_id"]):
+        batch = list(group)
+        new = [NewEvent(r["type"], r["data"], r["uuid"], r["schema"]) for r in batch]
+        meta = {"seed": game["seed"]} if first else None
+        result = await store.append(game_id, version, batch[0]["command_id"], new, meta)
+        assert result.status == "ok"
+        version, first = result.version, False
+
+
+@pytest.mark.parametrize("type_name", ["campus-galli", "high-card", "illumination"])
+async def test_logs_from_before_the_commitment_still_load_and_replay(
+    redis_store: RedisStore, type_name: str
+) -> None:
+    game = orjson.loads(OLD.read_bytes())["games"][type_name]
+    await _write_old_stream(redis_store, "g-old", game)
+    svc = GameService(redis_store, default_registry())
+    rec = await svc.load("g-old")
+    assert rec.terminal and rec.version == len(game["stream"])
+    assert not any(e.type == COMMAND_ACCEPTED for e in rec.log)
+    # Folded to the same state as the game's own fold of the events; every version replays.
+    events = exported(rec)
+    assert rec.state_at(rec.version) == rec.state
+    for v in range(0, rec.version + 1, max(1, rec.version // 10)):
+        state = rec.state_at(v)
+        if state is not None:
+            rec.game.view(state, REVIEW)
+    # Nothing to re-decide them from: said plainly, by verify and by import.
+    with pytest.raises(Unverifiable) as caught:
+        replay(svc.registry, events)
+    assert "before games committed to their seed" in caught.value.message
+    with pytest.raises(ServiceError) as refused:
+        await svc.import_log(events)
+    assert refused.value.code == "unverifiable_log"
+
+
+# -- cloister verify ----------------------------------------------------------------------------
+async def test_cloister_verify_passes_a_true_export_and_names_the_first_mismatch(
+    redis_store: RedisStore, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from clients.cli import main
+
+    svc = GameService(redis_store, default_registry())
+    rec = await play_to_end(svc, "illumination", "open-book")
+    events = exported(rec)
+    header = {"version": 0, "type": "cloister.Export", "data": rec.summary()}
+
+    def write(name: str, evs: list[dict[str, Any]]) -> str:
+        path = tmp_path / name
+        path.write_bytes(b"\n".join(orjson.dumps(e) for e in [header, *evs]) + b"\n")
+        return str(path)
+
+    assert main(["verify", write("good.jsonl", events)]) == 0
+    said = capsys.readouterr()
+    assert "verified: all" in said.out and "'open-book'" in said.out
+    i = _game_events(events)[3]
+    bad = write("bad.jsonl", _set(events, i, **{"_forged": 1}))
+    assert main(["verify", bad]) == 1
+    said = capsys.readouterr()
+    assert f"NOT verified (log_mismatch): version {i + 1}: the rules produce " in said.err
+    assert main(["verify", write("cut.jsonl", events[:-5])]) == 1
+    assert "cannot verify" in capsys.readouterr().err
+
+
+async def test_health_answers_while_a_large_import_is_re_decided(key_prefix: str) -> None:
+    """A valid log padded with 60,000 table-talk lines (each checked character by character):
+    seconds of re-deciding, during which the server keeps answering."""
+    import asyncio
+    import time
+
+    from tests.support import http, running_server
+
+    store = RedisStore(REDIS_URL, key_prefix)
+    try:
+        svc = GameService(store, default_registry())
+        rec = await play_to_end(svc, "high-card")
+        events = exported(rec)
+        talk = {"type": "cloister.Chat", "data": {"seat": 0, "text": "á" * 450}}
+        big = renumbered([*events, *([talk] * 60_000)])
+        with running_server(key_prefix) as base:
+            async with http(base) as c:
+                task = asyncio.create_task(
+                    c.post("/api/games/import", json={"events": big}, timeout=300)
+                )
+                waited = []
+                while not task.done() and len(waited) < 200:
+                    t0 = time.monotonic()
+                    r = await c.get("/api/health", timeout=60)
+                    assert r.status_code == 200
+                    waited.append(time.monotonic() - t0)
+                    await asyncio.sleep(0.05)
+                done = await task
+                assert done.status_code == 201, done.text[:300]
+                # Health answered while the import ran, each time within a generous bound.
+                assert len(waited) >= 3, waited
+                assert max(waited) < 5.0, waited
+    finally:
+        await store.delete_prefix()
+        await store.close()
+
+
+async def test_clock_runs_out_leave_and_retake_re_decide_and_verify(
+    redis_store: RedisStore,
+) -> None:
+    """Clocks and absent players only change who plays a seat: the log still re-decides."""
+    from server.clocks import ClockKeeper
+
+    now = [1_800_000_000_000]
+    svc = GameService(redis_store, default_registry())
+    svc.now = lambda: now[0]
+    keeper = ClockKeeper(svc)
+    rec, _ = await svc.create_table(
+        "high-card", {"clock": "move:20"}, "tick", [SeatClaim("A"), SeatClaim("B")]
+    )
+    bot = rec.gtype.bot("random")
+    step = 0
+    leave_done = expire_done = False
+    while not rec.terminal:
+        seat = min(rec.game.to_act(rec.state))
+        if not expire_done and step == 1:
+            now[0] += 25_000  # past the move clock: handed over for the clock
+            assert await keeper.hand_over(rec, seat, "clock")
+            await keeper.retake(rec, seat, "back-1")
+            expire_done = True
+        elif not leave_done and step == 2:
+            await keeper.leave(rec, seat, "leave-1")
+            await keeper.retake(rec, seat, "back-2")
+            leave_done = True
+        cmd = bot.choose(rec.game, rec.state, seat, Rng(f"t:{step}"))
+        now[0] += 1000
+        await svc.command(rec, seat, f"c{step}", rec.codec.encode_command(cmd))
+        step += 1
+    await keeper.close()
+    types = [e.type for e in rec.log]
+    assert {"cloister.ClockExpired", "cloister.SeatHandedToBot", "cloister.SeatRetaken"} <= set(
+        types
+    )
+    events = exported(rec)
+    assert report(svc.registry, events)["verified"] is True
+    copy = await svc.import_log(events)
+    assert copy.terminal and copy.state == rec.state
+    # A handover with no clock that ran out, or a retake of a seat nobody left, is refused.
+    handed = next(i for i, e in enumerate(events) if e["type"] == "cloister.SeatHandedToBot")
+    expired = handed - 1
+    with pytest.raises(Mismatch, match="runs out hands the seat"):
+        replay(svc.registry, renumbered([*events[:handed], *events[handed + 1 :]]))
+    with pytest.raises(Mismatch, match="did not run out"):
+        replay(svc.registry, renumbered([*events[:expired], *events[expired + 1 :]]))
+    retake = types.index("cloister.SeatRetaken")
+    with pytest.raises(Mismatch, match="no bot was playing"):
+        replay(
+            svc.registry, renumbered([*events[: retake + 1], events[retake], *events[retake + 1 :]])
+        )

@@ -307,10 +307,11 @@ async def test_chat_reaches_everyone_and_never_touches_the_game(base: str) -> No
         for forged in ({"seat": 7, "text": "hi"}, {"seat": 0, "text": ""}):
             bad = [*log[:at], {**log[at], "data": forged}, *log[at + 1 :]]
             r = await c.post("/api/games/import", json={"events": bad})
-            assert r.status_code == 400 and r.json()["error"]["code"] == "bad_log", r.text
+            assert r.status_code == 400, r.text
+            assert r.json()["error"]["code"] == "import_mismatch", r.text
         bad = [*log[:at], {**log[at], "type": "cloister.Nonsense"}, *log[at + 1 :]]
         r = await c.post("/api/games/import", json={"events": bad})
-        assert r.status_code == 400
+        assert r.status_code == 400 and "cloister.Nonsense" in r.json()["error"]["message"]
     for p in (a, b, watcher):
         await p.close()
 
@@ -489,7 +490,8 @@ async def test_export_then_import_replays_the_same_game(base: str) -> None:
         bad = [dict(e) for e in events]
         bad[5] = {**bad[5], "type": "NoSuchEvent"}
         r = await c.post("/api/games/import", json={"events": bad})
-        assert r.status_code == 400 and r.json()["error"]["code"] == "bad_log"
+        assert r.status_code == 400 and r.json()["error"]["code"] == "import_mismatch"
+        assert r.json()["error"]["message"].startswith("version 6: ")
         r = await c.post("/api/games/import", json={"events": events[1:]})
         assert r.status_code == 400
         games = (await c.get("/api/games")).json()["games"]
