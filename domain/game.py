@@ -11,7 +11,8 @@ A game is a Decider over frozen values:
 * ``evolve(state, event)`` applies one event. It never validates and never rolls dice, so
   folding a log again gives the identical state;
 * ``view(state, viewer)`` and ``redact(event, viewer)`` are the only places secrets are
-  hidden.
+  hidden; ``redact`` is the kernel's (:mod:`domain.secrets`), driven by the secrets each
+  event type declares, and refuses an event type that declares none.
 
 Commands and events are ``attrs`` frozen classes. Their wire name is the class name, which is
 therefore stable: rename a class only with an upcaster (``upcast``).
@@ -27,6 +28,7 @@ import attrs
 from .errors import InvalidOptions
 from .narration import GlossaryEntry, Names, Standing
 from .randomness import Context
+from .secrets import redact as _redact
 from .viewers import Seat, Viewer
 
 if TYPE_CHECKING:  # domain.bots imports this module; at run time GameType imports it late
@@ -157,6 +159,11 @@ class GameBase:
         the deck order, face-down tiles) that do not also appear in public information.
         """
         return frozenset()
+
+    def redact(self, event: Any, viewer: Viewer) -> Any:
+        """``event`` as ``viewer`` may see it, from the secrets its type declares
+        (:mod:`domain.secrets`); raises ``UndeclaredSecrets`` for an undeclared type."""
+        return _redact(event, viewer)
 
     quiet_events: ClassVar[tuple[type, ...]] = ()
     """Bookkeeping event types (a stage or cursor change): ``narrate`` gives them no line."""

@@ -32,6 +32,7 @@ import attrs
 import orjson
 
 from domain import REVIEW, SPECTATOR, Names, Viewer, seat_viewer
+from domain.secrets import UndeclaredSecrets
 from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
 from protocol.legal import compact_legal
@@ -130,7 +131,13 @@ def _wire_dicts(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> lis
                 data = {"seat": data["seat"], "at": data["at"]}
             out.append({"version": e.version, "type": e.type, "data": data, "text": text})
             continue
-        red = game.redact(e.event, viewer)
+        try:
+            red = game.redact(e.event, viewer)
+        except UndeclaredSecrets:
+            # Fail closed: an event type that never said what is secret in it is sent to
+            # nobody (the contract suite makes this an error before it ships).
+            log.error("%s not sent to %s: its type declares no secrets", e.type, viewer)
+            red = None
         if red is None:
             out.append({"version": e.version, "type": "Hidden", "data": {}, "text": ""})
         elif red is e.event:

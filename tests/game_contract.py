@@ -12,7 +12,7 @@ at every step:
   one and every command is rejected with ``game_over``;
 * determinism: ``setup`` and ``decide`` give equal events for an equal context;
 * replay: the events survive the codec and folding the log again gives the same state;
-* secrets: no value ``hidden_values`` names for a viewer appears in the events as redacted
+* secrets: every event type declares its secrets (``domain.secrets``); no value ``hidden_values`` names for a viewer appears in the events as redacted
   for it or their narration (every step), or in its view (every fourth step and the last);
 * narration: every event a viewer receives has a line, unless its type is bookkeeping
   (``quiet_events``), which has none;
@@ -43,6 +43,7 @@ from domain import (
     validate_options,
 )
 from domain.errors import InvalidOptions
+from domain.secrets import declaration
 from protocol import GameCodec
 
 FULL = os.environ.get("CLOISTER_CONTRACT_FULL") == "1"
@@ -136,6 +137,8 @@ class Playout:
     # -- the game ---------------------------------------------------------------------------
     def run(self) -> Any:
         game = self.game
+        for t in game.event_types:
+            declaration(t)  # every event type says what is secret in it, and from whom
         initial = game.initial_state(self.options)
         ctx = Context.seeded(f"contract-setup-{self.seed}")
         events = list(game.setup(initial, ctx))
