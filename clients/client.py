@@ -37,6 +37,7 @@ import http.client
 import logging
 import random
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -55,10 +56,12 @@ from protocol import (
     Error,
     GameOverMessage,
     Hello,
+    Leave,
     Ping,
     Pong,
     Rejected,
     Resync,
+    Retake,
     SendCommand,
     ServerMessage,
     Update,
@@ -396,9 +399,15 @@ class GameClient:
         """``error`` messages received after the hello (malformed input, rate limit)."""
         self.connects = 0
         """How many times a welcome was received (1 + reconnects)."""
+        self.table: dict[str, Any] | None = None
+        """Clocks and stand-ins as last received (``docs/protocol.md``, Clocks and absent
+        players); ``remaining`` there is as of ``table_at`` (``time.monotonic``)."""
+        self.table_at = 0.0
 
         self._ws: ClientConnection | None = None
-        self._pending: dict[str, tuple[SendCommand | Chat, asyncio.Future[Reply]]] = {}
+        self._pending: dict[
+            str, tuple[SendCommand | Chat | Leave | Retake, asyncio.Future[Reply]]
+        ] = {}
         self._listeners: list[Listener] = []
         self._queues: list[asyncio.Queue[ServerMessage | None]] = []
         self._changed = asyncio.Event()
@@ -565,6 +574,7 @@ class GameClient:
             self._apply_events(msg.events)
             self.version = msg.version
         self._set_state(msg.view, expand_legal(msg.legal), msg.to_act, msg.status)
+        self._set_table(msg.table)
         self._welcomed.set()
         self._emit(msg)
         # Resend what never got a reply, with the same command_id: if the server applied it
@@ -597,6 +607,8 @@ class GameClient:
                 self._apply_events(msg.events)
                 self.version = max(self.version, msg.version)
                 self._set_state(view, legal, msg.to_act, msg.status)
+                if msg.table is not None:
+                    self._set_table(msg.table)
                 self._emit(msg)
                 if msg.command_id is not None:
                     # Our own command's update doubles as its acceptance.
@@ -636,6 +648,29 @@ class GameClient:
         self.view, self.legal, self.to_act = view, legal, to_act
         if self.status != "finished":
             self.status = status
+
+    def _set_table(self, table: dict[str, Any] | None) -> None:
+        self.table, self.table_at = table, time.monotonic()
+
+    def clock(self, seat: int) -> float | None:
+        """Seconds left on ``seat``'s clock now (counting down locally), or None when the
+        game has no clock."""
+        table = self.table
+        if table is None or table.get("clock", "none") == "none":
+            return None
+        item = table["seats"][seat]
+        left = float(item.get("remaining", 0)) / 1000
+        if item.get("running"):
+            left -= time.monotonic() - self.table_at
+        return max(0.0, left)
+
+    def stand_in(self, seat: int | None = None) -> str | None:
+        """The level of the bot playing for ``seat`` (default: mine), or None."""
+        seat = self.seat if seat is None else seat
+        if self.table is None or seat is None:
+            return None
+        bot: str | None = self.table["seats"][seat].get("bot")
+        return bot
 
     def _emit(self, msg: ServerMessage) -> None:
         self._changed.set()
@@ -689,8 +724,21 @@ class GameClient:
         cid = command_id or uuid.uuid4().hex
         return await self._request(Chat(command_id=cid, text=text), True, timeout)
 
+    async def leave(self, *, timeout: float | None = 30.0) -> Reply:
+        """Leave the table: the game's best bot plays on for my seat until :meth:`retake`."""
+        if self._closed:
+            raise ClientClosed("the client is closed")
+        return await self._request(Leave(command_id=uuid.uuid4().hex), True, timeout)
+
+    async def retake(self, *, timeout: float | None = 30.0) -> Reply:
+        """Take my seat back from the bot playing for it (after a timeout, an absence or a
+        leave). Reconnecting does not do it by itself."""
+        if self._closed:
+            raise ClientClosed("the client is closed")
+        return await self._request(Retake(command_id=uuid.uuid4().hex), True, timeout)
+
     async def _request(
-        self, message: SendCommand | Chat, wait_update: bool, timeout: float | None
+        self, message: SendCommand | Chat | Leave | Retake, wait_update: bool, timeout: float | None
     ) -> Reply:
         cid = message.command_id
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
@@ -860,6 +908,12 @@ class SyncGameClient:
 
     def chat(self, text: str, **kw: Any) -> Reply:
         return self._loop.run(self._client.chat(text, **kw))
+
+    def leave(self, **kw: Any) -> Reply:
+        return self._loop.run(self._client.leave(**kw))
+
+    def retake(self, **kw: Any) -> Reply:
+        return self._loop.run(self._client.retake(**kw))
 
     def wait_update(self, timeout: float | None = None) -> None:
         self._loop.run(self._client.next_update(timeout))

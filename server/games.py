@@ -19,7 +19,7 @@ import secrets
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 import attrs
@@ -287,7 +287,8 @@ class GameService:
     def __init__(self, store: EventStore, registry: Registry) -> None:
         self.store = store
         self.registry = registry
-        self.games: dict[str, GameRecord] = {}
+        # The app replaces it with a bounded LRU (server.cache.GameCache).
+        self.games: MutableMapping[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
         self.now: Callable[[], int] = now_ms

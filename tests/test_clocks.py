@@ -241,6 +241,7 @@ async def test_a_player_away_longer_than_absent_is_replaced_by_a_bot(key_prefix:
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
         gid, (p0, p1) = await _table(base, {"absent": 30})
         await p1.close()  # seat 1 goes away; it is not its turn yet
+        await asyncio.sleep(0.5)  # the server notices the disconnect at START (its time)
         now.advance(40)
         await p0.command({"type": "Draw"})  # now the game waits on seat 1
         # gone 40 s > 30 s: handed over at once
@@ -322,3 +323,25 @@ async def test_with_two_processes_exactly_one_appends_each_timeout(key_prefix: s
         for proc, _ in nodes:
             proc.terminate()
             proc.wait(10)
+
+
+# -- the Python client ------------------------------------------------------------------------
+async def test_python_client_shows_clocks_leaves_and_retakes(key_prefix: str) -> None:
+    from clients.client import GameClient
+    from protocol import Accepted
+
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05, bot_delay=0.2) as base:
+        async with http(base) as c:
+            gid, tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:45"})
+        async with GameClient(base, gid, tokens[1]) as client:
+            left = client.clock(0)
+            assert left is not None and 44 < left <= 45
+            assert client.clock(1) == 45 and client.stand_in() is None
+            assert isinstance(await client.leave(), Accepted)
+            assert client.stand_in() == "random"
+            assert isinstance(await client.retake(), Accepted)
+            assert client.stand_in() is None
+            texts = [e.text for e in client.events]
+            assert any(t.endswith("who left the table") for t in texts)
+            assert "p1 (Player 2) is back and takes the seat again" in texts

@@ -16,10 +16,10 @@ from tests.support import REDIS_URL, Player, http, new_game, start_server_proces
 pytestmark = pytest.mark.redis
 
 
-def start_node(prefix: str) -> tuple[subprocess.Popen[bytes], str]:
+def start_node(prefix: str, url: str = REDIS_URL) -> tuple[subprocess.Popen[bytes], str]:
     env = {
         **os.environ,
-        "REDIS_URL": REDIS_URL,
+        "REDIS_URL": url,
         "CLOISTER_PREFIX": prefix,
         "CLOISTER_BOT_DELAY": "0",
     }
@@ -30,7 +30,11 @@ def start_node(prefix: str) -> tuple[subprocess.Popen[bytes], str]:
 def nodes(
     key_prefix: str, redis_store: object
 ) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
-    started = [start_node(key_prefix), start_node(key_prefix)]
+    yield from two_nodes(key_prefix, REDIS_URL)
+
+
+def two_nodes(prefix: str, url: str) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    started = [start_node(prefix, url), start_node(prefix, url)]
     yield started
     for proc, _ in started:
         if proc.poll() is None:
@@ -38,9 +42,33 @@ def nodes(
             proc.wait(10)
 
 
+@pytest.fixture
+def cluster_nodes(
+    key_prefix: str, cluster_store: object, redis_cluster_url: str
+) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
+    yield from two_nodes(key_prefix, redis_cluster_url)
+
+
 async def test_player_on_a_spectator_on_b_and_a_dies(
     nodes: list[tuple[subprocess.Popen[bytes], str]],
 ) -> None:
+    await play_on_two_nodes(nodes)
+
+
+@pytest.mark.cluster
+async def test_two_nodes_on_a_redis_cluster(
+    cluster_nodes: list[tuple[subprocess.Popen[bytes], str]],
+) -> None:
+    """The same game on a 3-master Redis Cluster: appends routed to the game's master,
+    the spectator on B woken by a sharded doorbell, and the lobby listing (one slot of
+    its own) on both nodes."""
+    gid = await play_on_two_nodes(cluster_nodes)
+    async with http(cluster_nodes[1][1]) as c:
+        games = (await c.get("/api/games")).json()["games"]
+    assert [g["id"] for g in games] == [gid]
+
+
+async def play_on_two_nodes(nodes: list[tuple[subprocess.Popen[bytes], str]]) -> str:
     (proc_a, base_a), (_, base_b) = nodes
     async with http(base_a) as c:
         gid, tokens = await new_game(c, "high-card", {"players": 2})
@@ -92,3 +120,4 @@ async def test_player_on_a_spectator_on_b_and_a_dies(
     for p in (p0, p1, p0b, p1b, watcher):
         with contextlib.suppress(Exception):
             await p.close()
+    return gid

