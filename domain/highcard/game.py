@@ -175,6 +175,8 @@ class HighCard(GameBase):
                     raise RuleViolation(
                         "cards are played only in the play phase", code="wrong_phase"
                     )
+                if seat not in state.choices.seats:
+                    raise NotYourTurn("you have no card to play this round")
                 if card not in state.hands[seat]:
                     raise RuleViolation("you do not hold that card", code="card_not_in_hand")
                 choices = state.choices.commit(seat, (card,))
