@@ -696,6 +696,9 @@ def create_app(
         Route("/api/openapi.json", openapi_document),
         Route("/metrics", prometheus),
     ]
+    from .undo_api import ROUTES as TABLE_ROUTES  # undo, fork, report (imports this module)
+
+    routes[-3:-3] = TABLE_ROUTES
     web = _web_dir()
     if web is not None:
         routes.append(Mount("/", StaticFiles(directory=str(web), html=True), name="web"))

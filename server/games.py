@@ -33,6 +33,7 @@ from protocol import CHAT_MAX_CHARS, GameCodec
 from .errors import ServiceError
 from .snapshots import SNAPSHOT_EVERY, Snapshot, UuidChain, dumps_state, fingerprint, loads_state
 from .store.base import EventStore, NewEvent, RawEvent, StoredEvent
+from .undo import UNDONE, fold_log
 
 __all__ = ["GameRecord", "GameService", "LogEntry", "SeatClaim", "SeatInfo"]
 
@@ -140,6 +141,9 @@ class GameRecord:
     """A running hash of the event ids, to check a snapshot against the log."""
     snapshot_version: int = 0
     """The version of the newest snapshot of this game this node knows of."""
+    fork: dict[str, Any] | None = None
+    """For a game forked from another (``server.fork``): the source and the events that
+    rebuild its position, played out in place of the set-up when the game starts."""
 
     @property
     def game(self) -> Any:
@@ -194,14 +198,9 @@ class GameRecord:
         }
 
     def state_at(self, version: int) -> Any:
-        """The domain state after ``version`` (None before the game started)."""
-        state = None
-        for entry in self.log[:version]:
-            if entry.type == GAME_STARTED:
-                state = self.game.initial_state(self.options)
-            elif entry.event is not None and state is not None:
-                state = self.game.evolve(state, entry.event)
-        return state
+        """The domain state after ``version`` (None before the game started), without the
+        events undone by then (``server.undo``)."""
+        return fold_log(self.game, self.options, self.log, version)
 
 
 @attrs.frozen
@@ -457,6 +456,7 @@ class GameService:
             seed=seed,
             created=float(data.get("created", 0.0)),
             seats=[None] * len(data["labels"]),
+            fork=data.get("fork"),
         )
 
     async def catch_up(self, rec: GameRecord) -> list[LogEntry]:
@@ -494,6 +494,8 @@ class GameService:
             rec.state = rec.game.initial_state(rec.options)
         elif event is not None:
             rec.state = rec.game.evolve(rec.state, event)
+        elif type_ == UNDONE:  # back to the state after ``to_version`` (server.undo)
+            rec.state = fold_log(rec.game, rec.options, rec.log, data["to_version"])
         entry = LogEntry(version, type_, data, event)
         rec.log.append(entry)
         rec.uuids[version] = uid
@@ -599,10 +601,24 @@ class GameService:
         decide: Callable[
             [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
         ],
+        seat: int | None = None,
+        kind: str = "",
     ) -> tuple[int, bool]:
         """Append platform events (``cloister.*``) decided on the current record, with the
-        same expected-version rule as commands (``server.clocks`` hands seats over so)."""
-        return await self._execute(rec, command_id, decide)
+        same expected-version rule as commands (``server.clocks`` hands seats over so).
+
+        ``seat``: a seat's own request (leave, retake) under its client id, scoped like its
+        commands (``scoped_id``) so no seat can take or block another's ids; ``kind`` names
+        the request for the reuse check."""
+        if seat is None:
+            return await self._execute(rec, command_id, decide)
+        return await self._execute(
+            rec,
+            scoped_id(seat, command_id),
+            decide,
+            digest=command_digest(kind, {}),
+            reply_id=command_id,
+        )
 
     def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """The game type's options with defaults filled in, or ServiceError; the platform's
@@ -633,6 +649,7 @@ class GameService:
         options: dict[str, Any] | None,
         seed: str | None = None,
         claims: Sequence[SeatClaim] = (),
+        fork: dict[str, Any] | None = None,
     ) -> tuple[GameRecord, list[tuple[int, str | None]]]:
         """Create a game with some seats already filled, in ONE append.
 
@@ -661,6 +678,8 @@ class GameService:
             "created": self.now() / 1000,
             "seed_commitment": seed_commitment(seed),
         }
+        if fork is not None:
+            data["fork"] = fork
         tokens = [None if c.bot else secrets.token_urlsafe(24) for c in claims]
         rec = self._record(game_id, data, seed)
         self.games[game_id] = rec
@@ -708,6 +727,10 @@ class GameService:
         """GameStarted and the set-up, dealt from the seed and ``version``."""
         # ``at``: when the game began, where clocks and absences start (``server.clocks``).
         events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {"at": self.now()}, None)]
+        if r.fork is not None:  # the source's position instead of a set-up (server.fork)
+            for t, d in r.fork["events"]:
+                events.append((t, d, r.codec.decode_event(t, d)))
+            return events
         state = r.game.initial_state(r.options)
         ctx = Context.for_version(r.seed, version)
         for e in r.game.setup(state, ctx):

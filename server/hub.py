@@ -37,7 +37,9 @@ from protocol.delta import diff
 from protocol.legal import compact_legal
 
 from .errors import STORE_ERRORS
+from .fork import fork_created
 from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
+from .undo import undo_text
 
 __all__ = ["Connection", "Hub", "Projection", "legal_for", "wire_events"]
 
@@ -129,6 +131,8 @@ def _wire_dicts(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> lis
                 # A command can carry a choice still secret (a face-down pick): others
                 # learn only who acted, and when.
                 data = {"seat": data["seat"], "at": data["at"]}
+            elif e.version == 1 and "fork" in data and viewer != REVIEW:
+                data = fork_created(data)  # the position's secrets, as in its events
             out.append({"version": e.version, "type": e.type, "data": data, "text": text})
             continue
         red = game.redact(e.event, viewer)
@@ -165,6 +169,8 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
         return f"A new game of {rec.game.title}"
     if kind == "Chat":
         return f"{names.seat(e.data['seat'])} says: {e.data['text']}"
+    if kind == "Undone":
+        return undo_text(e.data, names)
     if kind == "SeedRevealed":
         return (
             "The random seed is revealed: anyone can now check every shuffle, draw and "
@@ -194,6 +200,9 @@ def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act."""
     if seat is None or rec.state is None or rec.terminal or seat not in rec.to_act():
         return []
+    info = rec.seats[seat]
+    if info is not None and info.stand_in is not None:
+        return []  # a bot plays for this seat until its player retakes it (server.clocks)
     return rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
 
 
