@@ -36,6 +36,7 @@ from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
 from protocol.legal import compact_legal
 
+from .errors import STORE_ERRORS
 from .fork import fork_created
 from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
 from .undo import undo_text
@@ -404,6 +405,8 @@ class Hub:
                 rec = self.service.games.get(game_id)
                 if rec is not None and (head == 0 or head > rec.version):
                     await self._catch_up(game_id)
+            except STORE_ERRORS as exc:
+                log.warning("catch-up of %s: store unavailable (%s)", game_id, exc)
             except Exception:
                 log.exception("catch-up of %s failed", game_id)
 
@@ -414,6 +417,9 @@ class Hub:
             for gid in self.watched():
                 try:
                     await self._catch_up(gid)
+                except STORE_ERRORS as exc:
+                    log.warning("reconcile of %s: store unavailable (%s)", gid, exc)
+                    break  # one warning per round, not one per game
                 except Exception:
                     log.exception("reconcile of %s failed", gid)
 
