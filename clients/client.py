@@ -392,12 +392,22 @@ class Api:
         """Create a new game from a finished game's full log (``POST /api/games/import``).
 
         ``events`` is the exported log, ``cloister.GameCreated`` first, each event
-        ``{"version", "type", "data"}``; the server replays it to check it. Returns the new
-        game's summary (its seats have no tokens: an import is for watching and replay).
+        ``{"version", "type", "data"}``; the server re-decides it from its revealed seed
+        and refuses (``import_mismatch``, naming the first mismatch) any log the rules would
+        not produce. Returns the new game's summary (its seats have no tokens: an import is
+        for watching and replay).
         """
         result: dict[str, Any] = await self._call(
             "POST", "/api/games/import", body={"events": events}
         )
+        return result
+
+    async def verify(self, game_id: str) -> dict[str, Any]:
+        """Re-decide a finished game from its revealed seed (``GET …/verify``):
+        ``{"verified", "code", "message", "version", "commands", "seed", "commitment"}``;
+        ``message`` names the first mismatch when ``verified`` is false. Raises ApiError
+        ``game_not_finished`` before the end (the seed is secret until then)."""
+        result: dict[str, Any] = await self._call("GET", f"/api/games/{_q(game_id)}/verify")
         return result
 
 

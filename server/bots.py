@@ -15,6 +15,7 @@ import logging
 import secrets
 
 from domain import DomainError, Rng
+from domain.bots import bot_move
 
 from .errors import ServiceError
 from .games import GameRecord, GameService, LogEntry
@@ -59,7 +60,7 @@ class BotRunner:
                 return  # its player took the seat back meanwhile
             bot = rec.gtype.bot(level)
             rng = Rng(f"{rec.seed}:bot:{seat}:{version}")
-            command = bot.choose(rec.game, rec.state, seat, rng)
+            command = bot_move(bot, rec.game, rec.state, seat, rng)  # the view, never the state
             raw = rec.codec.encode_command(command)
             cid = "bot-" + secrets.token_hex(12)
             await self.service.command(rec, seat, cid, raw, expected_version=version)

@@ -601,10 +601,24 @@ class GameService:
         decide: Callable[
             [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
         ],
+        seat: int | None = None,
+        kind: str = "",
     ) -> tuple[int, bool]:
         """Append platform events (``cloister.*``) decided on the current record, with the
-        same expected-version rule as commands (``server.clocks`` hands seats over so)."""
-        return await self._execute(rec, command_id, decide)
+        same expected-version rule as commands (``server.clocks`` hands seats over so).
+
+        ``seat``: a seat's own request (leave, retake) under its client id, scoped like its
+        commands (``scoped_id``) so no seat can take or block another's ids; ``kind`` names
+        the request for the reuse check."""
+        if seat is None:
+            return await self._execute(rec, command_id, decide)
+        return await self._execute(
+            rec,
+            scoped_id(seat, command_id),
+            decide,
+            digest=command_digest(kind, {}),
+            reply_id=command_id,
+        )
 
     def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """The game type's options with defaults filled in, or ServiceError; the platform's

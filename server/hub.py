@@ -36,6 +36,7 @@ from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
 from protocol.legal import compact_legal
 
+from .errors import STORE_ERRORS
 from .fork import fork_created
 from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
 from .undo import undo_text
@@ -199,6 +200,9 @@ def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act."""
     if seat is None or rec.state is None or rec.terminal or seat not in rec.to_act():
         return []
+    info = rec.seats[seat]
+    if info is not None and info.stand_in is not None:
+        return []  # a bot plays for this seat until its player retakes it (server.clocks)
     return rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
 
 
@@ -401,6 +405,8 @@ class Hub:
                 rec = self.service.games.get(game_id)
                 if rec is not None and (head == 0 or head > rec.version):
                     await self._catch_up(game_id)
+            except STORE_ERRORS as exc:
+                log.warning("catch-up of %s: store unavailable (%s)", game_id, exc)
             except Exception:
                 log.exception("catch-up of %s failed", game_id)
 
@@ -411,6 +417,9 @@ class Hub:
             for gid in self.watched():
                 try:
                     await self._catch_up(gid)
+                except STORE_ERRORS as exc:
+                    log.warning("reconcile of %s: store unavailable (%s)", gid, exc)
+                    break  # one warning per round, not one per game
                 except Exception:
                     log.exception("reconcile of %s failed", gid)
 
