@@ -33,12 +33,15 @@ def nodes(key_prefix: str, redis_store: object) -> Iterator[Nodes]:
             proc.wait(10)
 
 
-async def lose_last(store: RedisStore, gid: str, n: int) -> None:
-    """Rewrite the game's stream without its last ``n`` entries, ids kept: the stream a
-    replica that had not yet received them would hold after a failover (XDEL alone would
-    leave the stream's last id above the head, which no failover does)."""
+async def lose_last(store: RedisStore, gid: str, n: int, how: str) -> None:
+    """Remove the game's last ``n`` stream entries. ``rewrite``: the stream without them, ids
+    kept, as a replica that had not yet received them holds it after a failover; ``xdel``:
+    deleted in place (the stream then still remembers its old last id)."""
     key = f"{store.prefix}:{{{gid}}}:events"
     entries = await store.redis.xrange(key)
+    if how == "xdel":
+        await store.redis.xdel(key, *[entry_id for entry_id, _ in entries[-n:]])
+        return
     async with store.redis.pipeline(transaction=True) as pipe:
         pipe.delete(key)
         for entry_id, fields in entries[:-n]:
@@ -59,8 +62,9 @@ async def events(base: str, gid: str) -> list[dict[str, Any]]:
         return out
 
 
+@pytest.mark.parametrize("how", ["rewrite", "xdel"])
 async def test_lost_writes_are_noticed_on_append_and_on_read(
-    nodes: Nodes, redis_store: RedisStore
+    nodes: Nodes, redis_store: RedisStore, how: str
 ) -> None:
     (_, base_a), (_, base_b) = nodes
     async with http(base_a) as c:
@@ -76,7 +80,7 @@ async def test_lost_writes_are_noticed_on_append_and_on_read(
     assert await metric(base_a, "cloister_divergences_total") == 0
 
     before = await redis_store.head(gid)
-    await lose_last(redis_store, gid, 2)
+    await lose_last(redis_store, gid, 2, how)
     assert (before, await redis_store.head(gid)) == (held, held - 2)
 
     # A holds events Redis lost: its next append notices, reloads, and decides again on
