@@ -75,3 +75,26 @@ async def test_a_spent_fischer_bank_gets_the_grace_when_the_seat_is_retaken() ->
     assert table is not None
     assert table.remaining(1, t.ms) == RETAKE_GRACE_MS
     assert rec.seats[1] is not None and rec.seats[1].stand_in is None
+
+
+async def test_after_an_undo_the_clocks_follow_the_restored_state() -> None:
+    from server.undo import undo
+
+    service, rec, t = await _game("illumination", {"mode": "duel", "clock": "move:60"})
+    keeper = ClockKeeper(service)
+    (seat,) = rec.to_act()
+    before = rec.to_act()
+    legal = rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
+    t.ms += 5_000
+    await service.command(rec, seat, "c0", next(c for c in legal if c["type"] != "Pass"))
+    t.ms += 5_000
+    await undo(service, rec, seat)
+    assert rec.log[-1].type == "cloister.Undone" and rec.log[-1].data["at"] == t.ms
+    table = keeper.table(rec)
+    assert table is not None
+    assert table.state == rec.state  # the fold went back with the undo
+    assert table.acting() == set(rec.to_act()) == set(before)
+    again = TableClock(rec, ClockSpec.parse("move:60"))
+    again.feed(rec.log, t.ms)
+    assert again.acting() == table.acting()
+    assert [again.deadline(s) for s in range(2)] == [table.deadline(s) for s in range(2)]
