@@ -90,6 +90,14 @@ class Connection:
             return
         self.outbox.put_nowait(data)
 
+    def cut(self) -> None:
+        """Drop this connection now (close 4429 through the sender, or cut the socket)."""
+        if self.closed:
+            return
+        self._drop()
+        if self.outbox is not None:
+            self.outbox.put_nowait(None)
+
     def _drop(self) -> None:
         # A client this far behind is gone or hostile; it can reconnect and resume.
         self.closed = True
@@ -238,6 +246,15 @@ class Hub:
         self.table: Callable[[GameRecord], dict[str, Any] | None] = lambda rec: None
         """The clocks and stand-ins for messages' ``table`` field (``server.clocks``)."""
         service.listeners.append(self.on_entries)
+        service.on_reset.append(self.drop_game)
+
+    def drop_game(self, rec: GameRecord) -> None:
+        """The game's history diverged and is being reloaded: every connection holds views
+        of a history that is gone, so drop them all (as a client too far behind is dropped:
+        close 4429 or a cut); they reconnect and are welcomed with the history Redis has."""
+        for conn in list(self.connections.get(rec.id, ())):
+            conn.cut()
+        self.projections.pop(rec.id, None)
 
     def watched(self) -> list[str]:
         return [g for g, conns in self.connections.items() if conns]

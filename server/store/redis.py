@@ -149,6 +149,7 @@ class RedisStore:
         events: Sequence[NewEvent],
         meta: Mapping[str, str] | None = None,
         digest: str = "",
+        head_uuid: str = "",
     ) -> AppendResult:
         args: list[Any] = [
             expected,
@@ -157,6 +158,7 @@ class RedisStore:
             len(meta or {}),
             self._publish or await self._server(),
             digest,
+            head_uuid,
         ]
         for e in events:
             args += [e.type, e.schema, e.uuid, orjson.dumps(e.data)]
