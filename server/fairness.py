@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 import orjson
 
-from domain import Context, Registry
+from domain import Context, Names, Registry
 from domain.game import fold
 from protocol import CHAT_MAX_CHARS, GameCodec
 from protocol.http import NAME_MAX_CHARS
@@ -41,6 +41,7 @@ from .games import (
     SEED_REVEALED,
     checked_options,
 )
+from .undo import UNDONE, fold_log, undo_options
 
 __all__ = ["Mismatch", "Replayed", "Unfinished", "Unverifiable", "VerifyError", "replay"]
 
@@ -126,6 +127,16 @@ def _name_problem(name: Any) -> str | None:
     if name != name.strip() or any(unicodedata.category(c) == "Cc" for c in name):
         return "a name without surrounding spaces or control characters"
     return None
+
+
+@attrs.frozen
+class _Entry:
+    """A replayed event as ``server.undo`` reads a log entry."""
+
+    version: int
+    type: str
+    data: dict[str, Any]
+    event: Any
 
 
 class _Replay:
@@ -402,6 +413,22 @@ class _Replay:
                 ):
                     raise Mismatch(f"version {v}: a chat line the server would refuse", v)
                 self.take(data)
+            elif type_ == UNDONE:
+                # An undo (``server.undo``): one the server allowed there; then the state
+                # of its target, the undone events skipped.
+                if state is None or game.is_terminal(state):
+                    raise Mismatch(f"version {v}: an undo outside the game's play", v)
+                seat = self._seat(data, v, {"to_version", "seat", "commands", "at"}, labels)
+                self._time(data, v)
+                entries = [_Entry(i, t, d, o) for i, (t, d, o) in enumerate(self.out, 1)]
+                allowed = undo_options(game, entries, seat, Names(tuple(labels)))
+                target, count = data["to_version"], data["commands"]
+                if target not in allowed.targets or count != allowed.targets.index(target) + 1:
+                    raise Mismatch(
+                        f"version {v}: an undo the server refuses there ({allowed.reason})", v
+                    )
+                self.take(data)
+                state = fold_log(game, options, entries, target)
             elif type_ in _KNOWN_PLATFORM:
                 raise Mismatch(f"version {v}: {type_} where the rules produce none", v)
             elif type_.startswith(PLATFORM):

@@ -96,6 +96,7 @@ def fingerprint(game_module: str) -> str:
     files = sorted(package_dir.rglob("*.py")) + sorted(package_dir.rglob("*.json"))
     files += sorted(domain_dir.glob("*.py"))
     files.append(Path(__file__).parents[1] / "protocol" / "codec.py")
+    files.append(Path(__file__).parent / "undo.py")  # folds skip undone events
     digest = hashlib.sha256(f"py{sys.version_info[0]}.{sys.version_info[1]}".encode())
     for path in dict.fromkeys(files):  # the kernel may hold the game module itself
         # A game may be a plugin installed outside this tree: name its files from its root.

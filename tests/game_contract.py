@@ -44,6 +44,7 @@ from domain import (
     seat_viewer,
     validate_options,
 )
+from domain.bots import bot_move
 from domain.errors import InvalidOptions
 from domain.secrets import declaration
 from protocol import GameCodec
@@ -87,6 +88,7 @@ def modes(gtype: GameType) -> list[dict[str, Any]]:
             valid.append(opts)
     defaults = validate_options(game, {})
     chosen = [defaults]
+
     # Every value, and every pair of a "mode" with a number of players (so that cooperative
     # Campus Galli is played with several monks, not only solo).
     def features(o: dict[str, Any]) -> set[Any]:
@@ -252,7 +254,7 @@ class Playout:
     def check_bots(self, state: Any, to_act: list[int], legal: dict[int, list[Any]]) -> None:
         for level, bot in self.bots.items():
             for seat in to_act:
-                choice = bot.choose(self.game, state, seat, Rng(f"bot-{self.seed}-{seat}"))
+                choice = bot_move(bot, self.game, state, seat, Rng(f"bot-{self.seed}-{seat}"))
                 assert _key(choice) in {_key(c) for c in legal[seat]}, (
                     f"bot {level!r} chose unlisted {choice!r} for seat {seat}"
                 )

@@ -418,3 +418,30 @@ EVENT_TYPES: tuple[type, ...] = (
     RoundEnded,
     GameEnded,
 )
+
+HORIZON_EVENTS: tuple[type, ...] = (
+    # set-up: shuffles and random tiles
+    TaskDeckShuffled,
+    ActionPileFormed,
+    UnfinishedPileFormed,
+    StartingTileDrawn,
+    GameStarted,
+    # a hidden card or tile comes to light, or a pile is reshuffled
+    TaskRevealed,
+    BuildingFlipped,
+    EventStarted,
+    ActionPileReformed,
+    ActionCardsDrawn,
+    ChoicesRevealed,
+    TurnStarted,
+    UnfinishedTaken,
+    # a turn, a phase or a round closes
+    ExchangesFinished,
+    TurnEnded,
+    SpecialsStarted,
+    RoundStarted,
+    RoundEnded,
+    GameEnded,
+)
+"""Information horizons (``domain.undo``): what a player can never take back. Taking a
+section from the bag (not the hut) draws blind: ``CampusGalli.is_horizon`` adds it."""

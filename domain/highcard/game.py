@@ -127,6 +127,16 @@ class HighCard(GameBase):
         RoundWon,
         GameEnded,
     )
+    horizon_events: ClassVar[tuple[type, ...]] = (
+        DeckShuffled,
+        CardsDealt,
+        CardDrawn,
+        ChoicesRevealed,
+        RoundWon,
+        GameEnded,
+    )
+    """Information horizons (``domain.undo``): every draw, deal and reveal, and the end of a
+    round; a pass or a secret choice not yet revealed can be taken back."""
 
     bot_names: ClassVar[tuple[str, ...]] = ("Ada", "Bert", "Cleo", "Dev")
 

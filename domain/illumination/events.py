@@ -375,3 +375,35 @@ EVENT_TYPES: tuple[type, ...] = (
     GoldLeafPending,
     MonkTileDiscarded,
 )
+
+HORIZON_EVENTS: tuple[type, ...] = (
+    # set-up: every random placement
+    BooksArranged,
+    AbbotPlaced,
+    DifficultyMarkersPlaced,
+    TileStacksFormed,
+    # a face-down tile or card comes to light, or a deck is (re)shuffled
+    ArchwaysFilled,
+    DeckShuffled,
+    DiscardReshuffled,
+    CardDrawn,
+    CrusadeDealt,
+    StackFlipped,
+    MonkStackFormed,
+    MonkTileDiscarded,
+    # a card from a hand shown to the table
+    CardPlayed,
+    # a roll of the Mystic Monk's die
+    MonkDieRolled,
+    # the turn passes: the other side's turn begins
+    TurnStarted,
+    GameEnded,
+)
+"""Information horizons (``domain.undo``) by type; ``is_horizon`` adds the Abbot moved by a
+Motus card (the card is shown)."""
+
+
+def is_horizon(event: object) -> bool:
+    if isinstance(event, AbbotMoved):
+        return event.card is not None
+    return isinstance(event, HORIZON_EVENTS)

@@ -92,6 +92,10 @@ class Illumination(GameBase):
     )
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = ev.EVENT_TYPES
+
+    def is_horizon(self, event: Any) -> bool:
+        """Information horizons (``domain.undo``): ``events.is_horizon``."""
+        return ev.is_horizon(event)
     bot_names: ClassVar[tuple[str, ...]] = (
         "Brother Anselm",
         "Sister Ende",

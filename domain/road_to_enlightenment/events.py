@@ -378,3 +378,46 @@ EVENT_TYPES: tuple[type, ...] = (
     TurnBegan,
     GameEnded,
 )
+
+HORIZON_EVENTS: tuple[type, ...] = (
+    # set-up and shuffles
+    NationsAssigned,
+    ChitsPlaced,
+    PileShuffled,
+    # secret choices and stacks come to light
+    ChoicesRevealed,
+    StacksLocked,
+    StackRevealed,
+    OffersRevealed,
+    TurnOrderSet,
+    # dice
+    DiceRolled,
+    DieRerolled,
+    CombatResolved,
+    # a turn or the game closes
+    ScoringApplied,
+    PlayerEliminated,
+    TurnBegan,
+    GameEnded,
+)
+"""Information horizons (``domain.undo``) by type; ``luminaries_horizon`` adds the card
+moves that show a card to somebody who did not see it."""
+
+_OWNER_ZONES = frozenset({"hand", "slot1", "slot2", "slot3", "peek", "aside"})
+_PUBLIC_ZONES = frozenset({"discard", "mat", "box"})
+
+
+def luminaries_horizon(event: LuminariesMoved) -> bool:
+    """A draw or peek (out of a zone its owner does not see), or a card of a hand or slot
+    shown to the table."""
+    src = event.src
+    public = src in _PUBLIC_ZONES or src.startswith("row:")
+    if not public and src not in _OWNER_ZONES:
+        return event.vis != "server"  # out of a deck, a pile, a pool, the box unseen
+    return src in _OWNER_ZONES and event.vis == "public"
+
+
+def is_horizon(event: object) -> bool:
+    if isinstance(event, LuminariesMoved):
+        return luminaries_horizon(event)
+    return isinstance(event, HORIZON_EVENTS)
