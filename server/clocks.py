@@ -91,10 +91,8 @@ PLATFORM_OPTIONS: tuple[dict[str, Any], ...] = (
         "choices": ["none", "move:30", "move:60", "move:120", "fischer:5+5", "fischer:10+10"],
         "label": "Clock",
         "description": (
-            "none; move:<seconds> (each decision has a limit); fischer:<minutes>+<seconds> "
-            "(a time bank per seat, plus an increment per move). Any such value is "
-            "accepted, the choices are suggestions. When a clock runs out a bot plays on "
-            "for that seat until its player takes it back."
+            "move:<seconds>: a limit per decision; fischer:<minutes>+<seconds>: a bank per "
+            "seat plus an increment per move. When it runs out, a bot plays on for the seat."
         ),
         "applies_when": None,
     },
@@ -104,9 +102,8 @@ PLATFORM_OPTIONS: tuple[dict[str, Any], ...] = (
         "choices": [60, 120, ABSENT_DEFAULT, 900, 3600],
         "label": "Absent after (seconds)",
         "description": (
-            "A seated player disconnected this long while the game waits on them is "
-            f"replaced by a bot until they take the seat back (1 to {ABSENT_MAX} seconds; "
-            "the choices are suggestions)."
+            "A player disconnected this long while the game waits on them is replaced by a "
+            "bot until they come back."
         ),
         "applies_when": None,
     },

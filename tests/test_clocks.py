@@ -154,7 +154,7 @@ async def test_move_clock_runs_out_and_the_best_bot_plays_on(key_prefix: str) ->
 async def test_fischer_bank_spends_gains_and_runs_out(key_prefix: str) -> None:
     now = FakeTime()
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
-        _, (p0, p1) = await _table(base, {"clock": "fischer:1+5"})
+        gid, (p0, p1) = await _table(base, {"clock": "fischer:1+5"})
         assert table_of(p0)["seats"][0]["remaining"] == 60_000  # type: ignore[index]
         now.advance(10)
         await p0.command({"type": "Draw"})
@@ -162,6 +162,10 @@ async def test_fischer_bank_spends_gains_and_runs_out(key_prefix: str) -> None:
         seats = table_of(p1)["seats"]  # type: ignore[index]
         assert seats[0]["remaining"] == 60_000 - 10_000 + 5_000 and not seats[0]["running"]
         assert seats[1]["running"] and seats[1]["remaining"] == 60_000
+        async with http(base) as c:  # the HTTP view at the head says the same
+            view = (await c.get(f"/api/games/{gid}/view")).json()
+            old = (await c.get(f"/api/games/{gid}/view", params={"version": 1})).json()
+        assert view["table"]["seats"] == seats and old["table"] is None
         now.advance(59.99)
         await asyncio.sleep(0.3)
         assert not events_of(p1, "cloister.ClockExpired")

@@ -8,6 +8,7 @@ import { getGame, getEvents, getView, verifyGame, seats } from "./api.js";
 import { rendererFor, safeRender } from "./games/index.js";
 import { glossary, seatName, resultPanel, breakdownFromResult, seatColour } from "./common.js";
 import { playersPanel, logRows, detailPanel } from "./ui.js";
+import { forkForm, undoneVersions } from "./table-tools.js";
 
 /** @typedef {import("./types.js").RenderCtx} RenderCtx */
 
@@ -264,6 +265,7 @@ function replayView(r) {
       <div class="game-tools">
         ${s.status !== "finished" ? html`<a class="button-link" href=${`#/watch/${r.id}`}>Watch live</a>` : nothing}
         ${r.record && s.status !== "finished" ? html`<a class="button-link" href=${`#/game/${r.id}`}>Back to my seat</a>` : nothing}
+        ${forkForm(r)}
       </div>
     </div>
     <div class="banner" role="status" aria-live="polite">${banner}</div>
@@ -291,7 +293,7 @@ function replayView(r) {
         ${playersPanel({ seats: s.seats, lines, me: null, toAct: v < r.max ? toAct : [], running: v < r.max || s.status !== "finished", name: (x) => seatName(s, x), colour: (x) => (ctx ? ctx.colour(x) : seatColour(x)) })}
         ${r.verdict ? verifyPanel(r.verdict) : nothing}
         <section class="log-panel panel" aria-labelledby="events-h"><h2 id="events-h">Events</h2>
-          <ol class="log" id="log" aria-label="Events up to this step" tabindex="0" ${ref(r.logRef)}>${logRows(r.events.filter((e) => e.version <= v), { current: v })}</ol>
+          <ol class="log" id="log" aria-label="Events up to this step" tabindex="0" ${ref(r.logRef)}>${logRows(r.events.filter((e) => e.version <= v), { current: v, undone: undoneVersions(r.events) })}</ol>
         </section>
       </aside>
     </div>
