@@ -315,6 +315,8 @@ class GameService:
         self.games: MutableMapping[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
+        self.on_reset: list[Callable[[GameRecord], None]] = []
+        """Called with a record about to be reloaded after its history diverged."""
         self.now: Callable[[], int] = now_ms
         """The time platform events are stamped with (``at``); tests move their own."""
         # One codec per game type (``GameCodec.for_game`` keeps them per process):
@@ -327,7 +329,14 @@ class GameService:
         self._node = secrets.token_hex(6)
         self._counter = itertools.count()
 
-        self.stats = {"commands": 0, "rejected": 0, "conflicts": 0, "duplicates": 0, "chats": 0}
+        self.stats = {
+            "commands": 0,
+            "rejected": 0,
+            "conflicts": 0,
+            "duplicates": 0,
+            "chats": 0,
+            "divergences": 0,
+        }
 
     def _event_id(self) -> str:
         return f"{self._node}-{next(self._counter):x}"
@@ -399,7 +408,7 @@ class GameService:
         if chain.digest() != snap.prefix or prefix[-1][0] != snap.version:
             return False
         try:
-            state = loads_state(snap.state)
+            state = loads_state(snap.state, _module(rec))
         except Exception:
             return False
         if type(state) is not type(rec.game.initial_state(rec.options)):
@@ -460,11 +469,49 @@ class GameService:
         )
 
     async def catch_up(self, rec: GameRecord) -> list[LogEntry]:
-        """Apply whatever other nodes appended since our version."""
-        stored = await self.store.read(rec.id, rec.version)
-        if stored and rec.version and stored[0].version != rec.version + 1:
-            raise RuntimeError(f"gap in {rec.id}: have {rec.version}, read {stored[0].version}")
-        return self._apply(rec, stored)
+        """Apply whatever other nodes appended since our version.
+
+        The read starts AT our version: if Redis no longer has the event we hold there, or
+        has another one (a failover to a replica that lagged lost acknowledged writes), the
+        history diverged and the game is reloaded from Redis (``_diverged``)."""
+        if not rec.version:
+            return self._apply(rec, await self.store.read(rec.id, 0))
+        stored = await self.store.read(rec.id, rec.version - 1)
+        ours = rec.uuids.get(rec.version)
+        if not stored or stored[0].version != rec.version:
+            return await self._diverged(rec, f"Redis has no event {rec.version}")
+        if ours is not None and stored[0].uuid != ours:
+            return await self._diverged(rec, f"Redis has another event {rec.version}")
+        return self._apply(rec, stored[1:])
+
+    async def _diverged(self, rec: GameRecord, why: str) -> list[LogEntry]:
+        """The history in Redis is not the one this process holds: log it, count it, drop
+        the game's connections (they reconnect and resume) and reload the record in place
+        from Redis, so every holder of ``rec`` sees the history Redis has. Returns the
+        reloaded log's last entry (truthy: "the record changed")."""
+        held = rec.version
+        self.stats["divergences"] += 1
+        log.error(
+            "history of %s diverged: this process held version %d, %s; reloading it from Redis",
+            rec.id,
+            held,
+            why,
+        )
+        for hook in self.on_reset:
+            hook(rec)
+        if self.games.get(rec.id) is rec:
+            del self.games[rec.id]
+        listeners, self.listeners = self.listeners, []
+        try:
+            fresh = await self._load(rec.id)
+        finally:
+            self.listeners = listeners
+        for field in attrs.fields(GameRecord):
+            if field.name != "lock":
+                setattr(rec, field.name, getattr(fresh, field.name))
+        self.games[rec.id] = rec
+        self._notify(rec, rec.log[-1:], None)
+        return rec.log[-1:]
 
     def _apply(self, rec: GameRecord, stored: Sequence[StoredEvent]) -> list[LogEntry]:
         entries = []
@@ -559,8 +606,21 @@ class GameService:
                     continue
                 new = [NewEvent(t, d, self._event_id()) for t, d, _ in events]
                 result = await self.store.append(
-                    rec.id, rec.version, command_id, new, meta, digest=digest
+                    rec.id,
+                    rec.version,
+                    command_id,
+                    new,
+                    meta,
+                    digest=digest,
+                    head_uuid=rec.uuids.get(rec.version, ""),
                 )
+                if result.status == "diverged" or (
+                    result.status == "conflict" and result.version < rec.version
+                ):
+                    # Never append on top of a history Redis does not have: reload, decide
+                    # again on the history it does have.
+                    await self._diverged(rec, f"the append found head {result.version}")
+                    continue
                 if result.status == "reused":
                     raise _reused(command_id)
                 if result.status == "ok":
@@ -601,10 +661,24 @@ class GameService:
         decide: Callable[
             [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
         ],
+        seat: int | None = None,
+        kind: str = "",
     ) -> tuple[int, bool]:
         """Append platform events (``cloister.*``) decided on the current record, with the
-        same expected-version rule as commands (``server.clocks`` hands seats over so)."""
-        return await self._execute(rec, command_id, decide)
+        same expected-version rule as commands (``server.clocks`` hands seats over so).
+
+        ``seat``: a seat's own request (leave, retake) under its client id, scoped like its
+        commands (``scoped_id``) so no seat can take or block another's ids; ``kind`` names
+        the request for the reuse check."""
+        if seat is None:
+            return await self._execute(rec, command_id, decide)
+        return await self._execute(
+            rec,
+            scoped_id(seat, command_id),
+            decide,
+            digest=command_digest(kind, {}),
+            reply_id=command_id,
+        )
 
     def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """The game type's options with defaults filled in, or ServiceError; the platform's

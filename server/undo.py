@@ -220,7 +220,7 @@ async def undo(
 
     def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
         target, count = check_undo(r, seat, names_for(r, seat_viewer(seat)), to_version)
-        data = {"to_version": target, "seat": seat, "commands": count, "at": now_ms()}
+        data = {"to_version": target, "seat": seat, "commands": count, "at": service.now()}
         return [(UNDONE, data, None)], {}
 
     return await service._execute(rec, command_id or f"undo:{uuid.uuid4().hex}", decide)

@@ -185,9 +185,6 @@ class CampusGalli(GameBase):
         out["prompt"] = _prompt(state, viewer)
         return out
 
-    def redact(self, event: Any, viewer: Viewer) -> Any:
-        return _view.redact(event, viewer)
-
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return _view.hidden_values(state, viewer)
 

@@ -24,7 +24,6 @@ from .scoring import breakdown as _breakdown
 from .state import Player, State
 from .turn import Turn
 from .view import hidden_values as _hidden
-from .view import redact as _redact
 from .view import view as _view
 
 __all__ = ["GAME", "Illumination"]
@@ -224,9 +223,6 @@ class Illumination(GameBase):
         out = _view(state, viewer, sorted(self.to_act(state)))
         out["prompt"] = _prompt(state, viewer)
         return out
-
-    def redact(self, event: Any, viewer: Viewer) -> Any:
-        return _redact(event, viewer)
 
     def result(self, state: State) -> Result | None:
         if state.final is None:

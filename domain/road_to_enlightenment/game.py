@@ -59,7 +59,7 @@ from .evolve import evolve
 from .glossary import build_glossary
 from .legal import legal_commands, may_act, to_act
 from .state import State
-from .view import hidden_values, redact, view
+from .view import hidden_values, view
 
 __all__ = ["RoadToEnlightenment"]
 
@@ -263,9 +263,6 @@ class RoadToEnlightenment(GameBase):
         out = view(state, viewer)
         out["prompt"] = _prompt(state, viewer)
         return out
-
-    def redact(self, event: Any, viewer: Viewer) -> Any:
-        return redact(event, viewer)
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return hidden_values(state, viewer)

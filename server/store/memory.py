@@ -27,6 +27,7 @@ class MemoryStore:
         events: Sequence[NewEvent],
         meta: Mapping[str, str] | None = None,
         digest: str = "",
+        head_uuid: str = "",
     ) -> AppendResult:
         cmds = self._cmds.setdefault(game_id, {})
         if command_id in cmds:
@@ -37,6 +38,8 @@ class MemoryStore:
         stream = self._streams.get(game_id, [])
         if len(stream) != expected:
             return AppendResult("conflict", len(stream))
+        if head_uuid and expected and stream[-1].uuid != head_uuid:
+            return AppendResult("diverged", expected)
         if game_id not in self._streams:
             self._streams[game_id] = stream
             self._order.append(game_id)

@@ -211,6 +211,10 @@ def test_two_players_and_a_spectator_play_high_card(
             timeout=30000,
         )
         assert eve.page.locator(".result").count() == 1
+        # The server re-decided the finished game from its revealed seed: shown in words.
+        eve.page.wait_for_selector(".verify-ok")
+        assert "Fair play verified" in eve.page.inner_text(".verify")
+        eve.page.screenshot(path=str(screenshots / "high-card-replay-verified.png"))
         eve.page.get_by_role("button", name="First step").click()
         assert slider.input_value() == "0"
         eve.page.get_by_role("button", name="Last step").click()
