@@ -452,3 +452,34 @@ async def test_the_python_client_asks_the_server_to_verify(key_prefix: str) -> N
     finally:
         await store.delete_prefix()
         await store.close()
+
+
+async def test_a_forked_game_verifies_from_the_fork_and_is_not_imported(
+    redis_store: RedisStore,
+) -> None:
+    from server.fork import fork_game
+
+    svc = GameService(redis_store, default_registry())
+    source = await play_to_end(svc, "high-card", "source-seed")
+    at = next(e.version for e in source.log if e.type == COMMAND_ACCEPTED) + 2
+    rec, _ = await fork_game(svc, source, at, [SeatClaim("A"), SeatClaim("B")])
+    bot = rec.gtype.bot("random")
+    step = 0
+    while not rec.terminal:
+        seat = min(rec.game.to_act(rec.state))
+        cmd = bot_move(bot, rec.game, rec.state, seat, Rng(f"f:{step}"))
+        await svc.command(rec, seat, f"f{step}", rec.codec.encode_command(cmd))
+        step += 1
+    events = exported(rec)
+    verdict = report(svc.registry, events)
+    assert verdict["verified"] is True, verdict
+    assert f"forked from game {source.id}" in verdict["message"]
+    # The copied position must follow GameStarted exactly as GameCreated lists it.
+    started = _first(events, "cloister.GameStarted")
+    with pytest.raises(Mismatch, match=f"version {started + 2}: the rules produce"):
+        replay(svc.registry, _set(events, started + 1, order=["forged"]))
+    # Not imported: nobody re-decided the position it starts from.
+    with pytest.raises(ServiceError) as refused:
+        await svc.import_log(events)
+    assert refused.value.code == "unverifiable_log"
+    assert "forked from game" in refused.value.message
