@@ -35,7 +35,7 @@ from typing import Any
 
 import httpx
 import orjson
-import psutil
+import psutil  # type: ignore[import-untyped]
 
 from domain import default_registry
 from server.bots import BotRunner
@@ -59,7 +59,7 @@ async def play(games: int, lanes: int, prefix: str, bounded: bool) -> dict[str, 
     bots = BotRunner(service)
     defaults = Settings()
     if bounded:
-        service.games = GameCache(  # type: ignore[assignment]
+        service.games = GameCache(
             defaults.cache_games,
             defaults.cache_bytes,
             in_use=lambda gid, rec: bots.busy(gid, len(rec.seats)),

@@ -24,6 +24,7 @@ from typing import Any
 import orjson
 
 from domain import Rng, default_registry
+from domain.bots import bot_move
 from server.games import GameService
 from server.store.redis import RedisStore
 
@@ -48,7 +49,7 @@ async def _play(service: GameService, name: str, options: dict[str, Any], seed: 
     bot, rng = rec.gtype.bot("greedy"), Rng(seed)
     while not rec.terminal:
         seat = min(rec.game.to_act(rec.state))
-        command = bot.choose(rec.game, rec.state, seat, rng)
+        command = bot_move(bot, rec.game, rec.state, seat, rng)
         await service.command(rec, seat, uuid.uuid4().hex, rec.codec.encode_command(command))
     while service._snapshot_tasks:  # the end-of-game snapshot
         await next(iter(service._snapshot_tasks))

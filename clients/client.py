@@ -341,16 +341,73 @@ class Api:
         )
         return result
 
+    async def undo_status(self, game_id: str, token: str) -> dict[str, Any]:
+        """How far the token's seat may undo now: ``{"version", "allowed", "targets",
+        "reason"}`` (``GET /api/games/{id}/undo``)."""
+        result: dict[str, Any] = await self._call(
+            "GET", f"/api/games/{_q(game_id)}/undo", token=token
+        )
+        return result
+
+    async def undo(self, game_id: str, token: str, to_version: int | None = None) -> dict[str, Any]:
+        """Take back the seat's last command, or back to ``to_version`` (one of
+        ``undo_status``'s targets). Returns ``{"version", "to_version", "commands"}``;
+        raises ApiError ``undo_not_allowed`` naming the horizon."""
+        body = {} if to_version is None else {"to_version": to_version}
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/games/{_q(game_id)}/undo", body=body, token=token
+        )
+        return result
+
+    async def fork(
+        self,
+        game_id: str,
+        version: int,
+        name: str | None = None,
+        seat: int | None = None,
+        bots: list[dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
+        """Fork a finished game at ``version``: a new game from that position (fresh
+        randomness after it). ``name`` takes a seat (its token in ``you``); ``bots`` as in
+        ``create_game`` (``[{"seat"?, "level"?}]``). Returns the new game's summary."""
+        body: dict[str, Any] = {"version": version, "bots": bots or []}
+        if name is not None:
+            body["join"] = {"name": name} if seat is None else {"name": name, "seat": seat}
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/games/{_q(game_id)}/fork", body=body
+        )
+        return result
+
+    async def report(
+        self, game_id: str, text: str = "", token: str | None = None
+    ) -> dict[str, Any]:
+        """Report a problem: the game as the token's audience may see it now (a
+        spectator's without one), with ``text``; nothing is stored by the server."""
+        result: dict[str, Any] = await self._call(
+            "POST", f"/api/games/{_q(game_id)}/report", body={"text": text}, token=token
+        )
+        return result
+
     async def import_game(self, events: list[dict[str, Any]]) -> dict[str, Any]:
         """Create a new game from a finished game's full log (``POST /api/games/import``).
 
         ``events`` is the exported log, ``cloister.GameCreated`` first, each event
-        ``{"version", "type", "data"}``; the server replays it to check it. Returns the new
-        game's summary (its seats have no tokens: an import is for watching and replay).
+        ``{"version", "type", "data"}``; the server re-decides it from its revealed seed
+        and refuses (``import_mismatch``, naming the first mismatch) any log the rules would
+        not produce. Returns the new game's summary (its seats have no tokens: an import is
+        for watching and replay).
         """
         result: dict[str, Any] = await self._call(
             "POST", "/api/games/import", body={"events": events}
         )
+        return result
+
+    async def verify(self, game_id: str) -> dict[str, Any]:
+        """Re-decide a finished game from its revealed seed (``GET …/verify``):
+        ``{"verified", "code", "message", "version", "commands", "seed", "commitment"}``;
+        ``message`` names the first mismatch when ``verified`` is false. Raises ApiError
+        ``game_not_finished`` before the end (the seed is secret until then)."""
+        result: dict[str, Any] = await self._call("GET", f"/api/games/{_q(game_id)}/verify")
         return result
 
 
@@ -696,8 +753,13 @@ class GameClient:
         command_id: str | None = None,
         wait_update: bool = True,
         timeout: float | None = 30.0,
+        expected_version: int | None = None,
     ) -> Reply:
         """Send a game command; return the server's ``accepted`` or ``rejected``.
+
+        ``expected_version`` (e.g. ``self.version``): apply it only if the game is still
+        at that version, else it is rejected ``stale`` (another tab of this seat, or a
+        clock, got there first).
 
         ``command`` is a ready command object, e.g. one of ``self.legal``. With
         ``wait_update`` (the default) an accepted command returns only once this client's
@@ -708,7 +770,9 @@ class GameClient:
             raise ClientClosed("the client is closed")
         cid = command_id or uuid.uuid4().hex
         return await self._request(
-            SendCommand(command_id=cid, command=command), wait_update, timeout
+            SendCommand(command_id=cid, command=command, expected_version=expected_version),
+            wait_update,
+            timeout,
         )
 
     async def chat(
@@ -752,6 +816,21 @@ class GameClient:
         if wait_update and isinstance(reply, Accepted):
             await self.wait_version(reply.version, timeout=timeout)
         return reply
+
+    async def undo(self, to_version: int | None = None) -> dict[str, Any]:
+        """Take back this seat's last command (or back to ``to_version``) over HTTP
+        (``Api.undo``); the update that restores the position follows on this socket."""
+        if self.token is None:
+            raise CloisterError("a spectator has no move to take back")
+        async with Api(self.base_url) as api:
+            return await api.undo(self.game_id, self.token, to_version)
+
+    async def undo_status(self) -> dict[str, Any]:
+        """``Api.undo_status`` for this seat (spectators: never allowed)."""
+        if self.token is None:
+            return {"allowed": False, "targets": [], "reason": "spectators have no moves"}
+        async with Api(self.base_url) as api:
+            return await api.undo_status(self.game_id, self.token)
 
     async def wait_version(self, version: int, timeout: float | None = 30.0) -> None:
         """Wait until the client has seen ``version``."""

@@ -18,6 +18,7 @@ from .game import Game, GameBase, Options, OptionSpec, Result, fold, type_name, 
 from .narration import GlossaryEntry, Names, ScoreLine, Standing
 from .randomness import Context, Rng
 from .registry import GameType, Registry, default_registry, make_registry
+from .secrets import UndeclaredSecrets, event, secret
 from .simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
 from .viewers import REVIEW, SPECTATOR, Seat, Viewer, seat_viewer
 
@@ -50,12 +51,15 @@ __all__ = [
     "Seat",
     "SecretChoices",
     "Standing",
+    "UndeclaredSecrets",
     "UnknownCommand",
     "Viewer",
     "default_registry",
+    "event",
     "fold",
     "make_registry",
     "seat_viewer",
+    "secret",
     "type_name",
     "validate_options",
 ]

@@ -11,7 +11,8 @@ A game is a Decider over frozen values:
 * ``evolve(state, event)`` applies one event. It never validates and never rolls dice, so
   folding a log again gives the identical state;
 * ``view(state, viewer)`` and ``redact(event, viewer)`` are the only places secrets are
-  hidden.
+  hidden; ``redact`` is the kernel's (:mod:`domain.secrets`), driven by the secrets each
+  event type declares, and refuses an event type that declares none.
 
 Commands and events are ``attrs`` frozen classes. Their wire name is the class name, which is
 therefore stable: rename a class only with an upcaster (``upcast``).
@@ -20,18 +21,23 @@ therefore stable: rename a class only with an upcaster (``upcast``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
 from .errors import InvalidOptions
 from .narration import GlossaryEntry, Names, Standing
 from .randomness import Context
+from .secrets import redact as _redact
 from .viewers import Seat, Viewer
+
+if TYPE_CHECKING:  # domain.bots imports this module; at run time GameType imports it late
+    from .bots import Bot
 
 __all__ = [
     "Game",
     "GameBase",
+    "GameType",
     "OptionSpec",
     "OptionValue",
     "Options",
@@ -154,6 +160,11 @@ class GameBase:
         """
         return frozenset()
 
+    def redact(self, event: Any, viewer: Viewer) -> Any:
+        """``event`` as ``viewer`` may see it, from the secrets its type declares
+        (:mod:`domain.secrets`); raises ``UndeclaredSecrets`` for an undeclared type."""
+        return _redact(event, viewer)
+
     quiet_events: ClassVar[tuple[type, ...]] = ()
     """Bookkeeping event types (a stage or cursor change): ``narrate`` gives them no line."""
     bot_names: ClassVar[tuple[str, ...]] = ()
@@ -220,3 +231,36 @@ def fold(game: Game[S, Any, E], state: S, events: Iterable[E]) -> S:
     for event in events:
         state = game.evolve(state, event)
     return state
+
+
+@attrs.frozen
+class GameType:
+    """A game as the platform offers it: the rules, the bots that can fill its seats.
+
+    A game package makes one and registers it under the ``cloister.games`` entry-point
+    group (see ``domain.registry`` and ``docs/kernel.md``)."""
+
+    game: Game[Any, Any, Any]
+    bots: Mapping[str, Bot] = attrs.field(factory=dict)
+    demo: bool = False
+    """A small game for demos and platform tests, not a published board game."""
+
+    @property
+    def name(self) -> str:
+        return self.game.name
+
+    def bot(self, level: str | None) -> Bot:
+        """The bot for ``level`` (default: the strongest there is)."""
+        if level is None:
+            level = "greedy" if "greedy" in self.bots else "random"
+        if level == "random" and "random" not in self.bots:
+            from .bots import RandomBot
+
+            return RandomBot()
+        try:
+            return self.bots[level]
+        except KeyError:
+            raise KeyError(
+                f"{self.game.title} has no bot level {level!r}; "
+                f"levels: {sorted({'random', *self.bots})}"
+            ) from None

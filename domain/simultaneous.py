@@ -16,6 +16,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from .secrets import event, secret
 from .viewers import Seat, Viewer
 
 __all__ = ["Choice", "ChoiceCommitted", "ChoicesRevealed", "SecretChoices"]
@@ -23,15 +24,15 @@ __all__ = ["Choice", "ChoiceCommitted", "ChoicesRevealed", "SecretChoices"]
 Choice = tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class ChoiceCommitted:
     """``seat`` has committed (or changed) its choice. ``choice`` is None when redacted."""
 
     seat: Seat
-    choice: Choice | None
+    choice: Choice | None = secret(owner="seat")
 
 
-@attrs.frozen
+@event
 class ChoicesRevealed:
     """All choices, made public together, in seat order."""
 

@@ -59,11 +59,16 @@ class Hello:
 @attrs.frozen
 class SendCommand:
     """A game command. ``command_id`` is chosen by the client and reused on a resend, so a
-    retried command is applied at most once."""
+    retried command is applied at most once; ids are the seat's own (another seat's same id
+    is another command), and an id already used for a different command is refused
+    ``command_id_reused``. ``expected_version``, if set, applies the command only while the
+    game is at exactly that version (else it is refused ``stale``): "only if nothing
+    happened since I looked"."""
 
     TYPE: ClassVar[str] = "command"
     command_id: str
     command: dict[str, Any]
+    expected_version: int | None = None
 
 
 CHAT_MAX_CHARS = 500

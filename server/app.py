@@ -52,7 +52,7 @@ from .cache import GameCache
 from .clocks import PLATFORM_OPTIONS, ClockKeeper
 from .config import Settings
 from .embedded import DataFolderLock, EmbeddedRedis
-from .errors import ServiceError
+from .errors import STORE_ERRORS, UNAVAILABLE, ServiceError
 from .games import GameRecord, GameService, SeatClaim
 from .hub import Hub, legal_for, wire_events
 from .limits import BodyLimit
@@ -158,7 +158,8 @@ async def health(request: Request) -> Response:
     status = "ok"
     try:
         if hasattr(store, "redis"):
-            await store.redis.ping()
+            # A stalled Redis (paused, overloaded) is "down" here within 2 s.
+            await asyncio.wait_for(store.redis.ping(), 2.0)
     except Exception:
         status = "unavailable"
     code = 200 if status == "ok" else 503
@@ -525,6 +526,12 @@ async def openapi_document(request: Request) -> Response:
     return ORJSONResponse(doc)
 
 
+async def store_unavailable(request: Request, exc: Exception) -> Response:
+    """A Redis outage met by a request: 503 ``unavailable`` (retry), not a 500."""
+    log.warning("%s %s: store unavailable (%s)", request.method, request.url.path, exc)
+    return _error(ServiceError("unavailable", UNAVAILABLE, 503), {"Retry-After": "1"})
+
+
 async def http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own refusals (no route, wrong method, no such static file) as JSON
     errors of the documented shape, instead of its plain-text defaults."""
@@ -693,6 +700,9 @@ def create_app(
         Route("/api/openapi.json", openapi_document),
         Route("/metrics", prometheus),
     ]
+    from .undo_api import ROUTES as TABLE_ROUTES  # undo, fork, report (imports this module)
+
+    routes[-3:-3] = TABLE_ROUTES
     web = _web_dir()
     if web is not None:
         routes.append(Mount("/", StaticFiles(directory=str(web), html=True), name="web"))
@@ -708,7 +718,10 @@ def create_app(
             ),
             Middleware(RawSend),
         ],
-        exception_handlers={HTTPException: http_error},
+        exception_handlers={
+            HTTPException: http_error,
+            **dict.fromkeys(STORE_ERRORS, store_unavailable),
+        },
     )
     app.state.openapi = None
     return app

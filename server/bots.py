@@ -1,17 +1,21 @@
 """Bot seats: a bot plays through the same command path as a person.
 
 Whenever a game this node holds advances and a bot seat is to act, the node schedules that
-bot's move. The command id is ``bot:<seat>:<version>`` and the bot's random source is seeded
-from the game's secret seed and the version, so if several nodes schedule the same move they
-choose the same command and the store applies it once (the others get ``dup``).
+bot's move. The bot's random source is seeded from the game's secret seed and the version,
+so every node would choose the same command. Its command id is random (nobody can guess it:
+ids are scoped by seat anyway, and a player must not be able to block a bot's future
+moves) and it carries ``expected_version``: if several nodes schedule the same move, the
+first append wins and the others are refused ``stale`` and look again at the new state.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 
 from domain import DomainError, Rng
+from domain.bots import bot_move
 
 from .errors import ServiceError
 from .games import GameRecord, GameService, LogEntry
@@ -56,9 +60,10 @@ class BotRunner:
                 return  # its player took the seat back meanwhile
             bot = rec.gtype.bot(level)
             rng = Rng(f"{rec.seed}:bot:{seat}:{version}")
-            command = bot.choose(rec.game, rec.state, seat, rng)
+            command = bot_move(bot, rec.game, rec.state, seat, rng)  # the view, never the state
             raw = rec.codec.encode_command(command)
-            await self.service.command(rec, seat, f"bot:{seat}:{version}", raw)
+            cid = "bot-" + secrets.token_hex(12)
+            await self.service.command(rec, seat, cid, raw, expected_version=version)
         except (DomainError, ServiceError) as exc:
             log.info("bot %s/%s refused: %s", rec.id, seat, exc)
         except Exception:

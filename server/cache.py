@@ -10,9 +10,9 @@ where there is one), exactly as a fresh process would.
 
 A record in use is never dropped: one with live WebSocket connections on this process, one
 whose lock is held (a command being decided or appended), one with a bot move pending or a
-running turn clock (``in_use``, given by the app). So a game is never held twice by one process while anyone
-plays it; the cache may then stay over its bounds until those games are let go, and the
-next insertion or :meth:`GameCache.trim` drops them.
+running turn clock (``in_use``, given by the app). So a game is never held twice by one
+process while anyone plays it; the cache may then stay over its bounds until those games
+are let go, and the next insertion or :meth:`GameCache.trim` drops them.
 
 The size of a record is estimated, not measured (measuring a graph of objects costs far
 more than the cache saves): ``RECORD_BYTES`` plus ``EVENT_BYTES`` per event of its log,

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import re
 from collections.abc import Iterable, Mapping
@@ -65,6 +66,8 @@ __all__ = [
 log = logging.getLogger("cloister.clocks")
 
 CLOCK_EXPIRED = PLATFORM + "ClockExpired"
+UNDONE = PLATFORM + "Undone"
+"""An undo (``server.undo``): the state goes back to an earlier version's."""
 
 RETAKE_GRACE_MS = 15_000
 """A fischer bank below this is raised to it when its player takes the seat back."""
@@ -88,10 +91,8 @@ PLATFORM_OPTIONS: tuple[dict[str, Any], ...] = (
         "choices": ["none", "move:30", "move:60", "move:120", "fischer:5+5", "fischer:10+10"],
         "label": "Clock",
         "description": (
-            "none; move:<seconds> (each decision has a limit); fischer:<minutes>+<seconds> "
-            "(a time bank per seat, plus an increment per move). Any such value is "
-            "accepted, the choices are suggestions. When a clock runs out a bot plays on "
-            "for that seat until its player takes it back."
+            "move:<seconds>: a limit per decision; fischer:<minutes>+<seconds>: a bank per "
+            "seat plus an increment per move. When it runs out, a bot plays on for the seat."
         ),
         "applies_when": None,
     },
@@ -101,9 +102,8 @@ PLATFORM_OPTIONS: tuple[dict[str, Any], ...] = (
         "choices": [60, 120, ABSENT_DEFAULT, 900, 3600],
         "label": "Absent after (seconds)",
         "description": (
-            "A seated player disconnected this long while the game waits on them is "
-            f"replaced by a bot until they take the seat back (1 to {ABSENT_MAX} seconds; "
-            "the choices are suggestions)."
+            "A player disconnected this long while the game waits on them is replaced by a "
+            "bot until they come back."
         ),
         "applies_when": None,
     },
@@ -228,6 +228,8 @@ class TableClock:
         self.seats = [SeatClock(bank=spec.limit_ms) for _ in rec.seats]
         self.stood_in: set[int] = set()
         self.version = 0
+        self.log = rec.log
+        """The record's log (the same list, growing): an undo refolds the state from it."""
 
     # -- folding ------------------------------------------------------------------------------
     def feed(self, entries: Iterable[LogEntry], now: int) -> None:
@@ -275,8 +277,30 @@ class TableClock:
             if self.spec.kind == "fischer":
                 c.bank = max(c.bank, RETAKE_GRACE_MS)
             c.started = self.t
+        elif e.type == UNDONE:
+            # Time spent stays spent; who is to act is that of the restored state.
+            self.state = self._fold(int(e.data["to_version"]), e.version - 1)
         elif e.event is not None and self.state is not None:
             self.state = self.game.evolve(self.state, e.event)
+
+    def _fold(self, upto: int, before: int) -> Any:
+        """The game's state after version ``upto`` as the log up to ``before`` has it
+        (undone events skipped: ``server.undo``, when this build has it)."""
+        log = self.log[:before]
+        try:
+            undo: Any = importlib.import_module(".undo", __package__)
+        except ImportError:
+            undo = None
+        fold_log = getattr(undo, "fold_log", None)
+        if fold_log is not None:
+            return fold_log(self.game, self.options, log, upto)
+        state = None
+        for entry in log[:upto]:
+            if entry.type == GAME_STARTED:
+                state = self.game.initial_state(self.options)
+            elif entry.event is not None and state is not None:
+                state = self.game.evolve(state, entry.event)
+        return state
 
     def _stop(self, seat: int) -> None:
         c = self.seats[seat]
@@ -628,7 +652,7 @@ class ClockKeeper:
                 raise ServiceError("game_over", "the game is over")
             return [(SEAT_RETAKEN, {"seat": seat, "at": at}, None)], {f"seen:{seat}": str(at)}
 
-        return await self.service.append_platform(rec, command_id, decide)
+        return await self.service.append_platform(rec, command_id, decide, seat, "retake")
 
     async def leave(self, rec: GameRecord, seat: int, command_id: str) -> tuple[int, bool]:
         """The player leaves the table: the game's best bot plays on for them."""
@@ -652,7 +676,7 @@ class ClockKeeper:
             }
             return [(SEAT_HANDED, data, None)], {}
 
-        return await self.service.append_platform(rec, command_id, decide)
+        return await self.service.append_platform(rec, command_id, decide, seat, "leave")
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 import orjson
 
-from domain import Context, Registry
+from domain import Context, Names, Registry
 from domain.game import fold
 from protocol import CHAT_MAX_CHARS, GameCodec
 from protocol.http import NAME_MAX_CHARS
@@ -41,6 +41,7 @@ from .games import (
     SEED_REVEALED,
     checked_options,
 )
+from .undo import UNDONE, fold_log, undo_options
 
 __all__ = ["Mismatch", "Replayed", "Unfinished", "Unverifiable", "VerifyError", "replay"]
 
@@ -104,6 +105,8 @@ class Replayed:
     events: list[tuple[str, dict[str, Any], Any]]
     """(type, data, domain event or None), in log order: the log, re-decided."""
     state: Any
+    fork: dict[str, Any] | None = None
+    """A forked game's source: its position was taken from there, not re-decided."""
 
     @property
     def versions(self) -> int:
@@ -128,9 +131,21 @@ def _name_problem(name: Any) -> str | None:
     return None
 
 
+@attrs.frozen
+class _Entry:
+    """A replayed event as ``server.undo`` reads a log entry."""
+
+    version: int
+    type: str
+    data: dict[str, Any]
+    event: Any
+
+
 class _Replay:
-    def __init__(self, registry: Registry, events: Sequence[Any]) -> None:
+    def __init__(self, registry: Registry, events: Sequence[Any], forks: bool = True) -> None:
         self.registry = registry
+        self.forks = forks
+        self.fork: dict[str, Any] | None = None
         self.log = events
         self.out: list[tuple[str, dict[str, Any], Any]] = []
         self.i = 0
@@ -197,7 +212,7 @@ class _Replay:
             raise Mismatch(f"version 1: this server knows no game type {type_name!r}", 1)
         game = gtype.game
         codec = GameCodec.for_game(game)
-        unknown = set(created) - {"type", "options", "labels", "created", "seed_commitment"}
+        unknown = set(created) - {"type", "options", "labels", "created", "seed_commitment", "fork"}
         if unknown:
             raise Mismatch(f"version 1: {GAME_CREATED} has unknown fields {sorted(unknown)}", 1)
         try:
@@ -239,6 +254,32 @@ class _Replay:
                 f"lowercase hex digits}}, not {_show('', commitment).strip()}",
                 1,
             )
+        fork = created.get("fork")
+        if fork is not None:
+            if (
+                not isinstance(fork, dict)
+                or set(fork) != {"game", "version", "events"}
+                or not isinstance(fork["game"], str)
+                or not isinstance(fork["version"], int)
+                or not isinstance(fork["events"], list)
+                or not all(
+                    isinstance(e, list)
+                    and len(e) == 2
+                    and isinstance(e[0], str)
+                    and not e[0].startswith(PLATFORM)
+                    and isinstance(e[1], dict)
+                    for e in fork["events"]
+                )
+            ):
+                raise Mismatch("version 1: a fork is {game, version, events: [[type, data]…]}", 1)
+            if not self.forks:
+                raise Unverifiable(
+                    f"this game was forked from game {fork['game'][:40]} at version "
+                    f"{fork['version']}: its starting position comes from that game's log, "
+                    "not from its own seed, so it cannot be re-decided on its own",
+                    1,
+                )
+            self.fork = fork
         seed = self._revealed_seed(commitment["digest"])
         self.out.append((GAME_CREATED, created, None))
         self.i = 1
@@ -285,6 +326,21 @@ class _Replay:
                     # Dealt as the server deals it: the version before the last SeatTaken.
                     self._started(v + 1)
                     state = game.initial_state(options)
+                    if self.fork is not None:
+                        # A fork (``server.fork``) starts from the source's position: its
+                        # events follow GameStarted as GameCreated lists them.
+                        for t, d in self.fork["events"]:
+                            try:
+                                e = codec.decode_event(t, d)
+                            except Exception as exc:
+                                raise Mismatch(
+                                    f"version 1: the forked position holds an event that "
+                                    f"cannot be read ({t}): {exc}"[:300],
+                                    1,
+                                ) from None
+                            self.expect(t, d, e)
+                            state = game.evolve(state, e)
+                        continue
                     ctx = Context.for_version(seed, v - 1)
                     for e in game.setup(state, ctx):
                         self.expect(type(e).__name__, codec.encode_event(e), e)
@@ -402,6 +458,22 @@ class _Replay:
                 ):
                     raise Mismatch(f"version {v}: a chat line the server would refuse", v)
                 self.take(data)
+            elif type_ == UNDONE:
+                # An undo (``server.undo``): one the server allowed there; then the state
+                # of its target, the undone events skipped.
+                if state is None or game.is_terminal(state):
+                    raise Mismatch(f"version {v}: an undo outside the game's play", v)
+                seat = self._seat(data, v, {"to_version", "seat", "commands", "at"}, labels)
+                self._time(data, v)
+                entries = [_Entry(i, t, d, o) for i, (t, d, o) in enumerate(self.out, 1)]
+                allowed = undo_options(game, entries, seat, Names(tuple(labels)))
+                target, count = data["to_version"], data["commands"]
+                if target not in allowed.targets or count != allowed.targets.index(target) + 1:
+                    raise Mismatch(
+                        f"version {v}: an undo the server refuses there ({allowed.reason})", v
+                    )
+                self.take(data)
+                state = fold_log(game, options, entries, target)
             elif type_ in _KNOWN_PLATFORM:
                 raise Mismatch(f"version {v}: {type_} where the rules produce none", v)
             elif type_.startswith(PLATFORM):
@@ -423,7 +495,7 @@ class _Replay:
                 "re-decided",
                 len(self.log),
             )
-        return Replayed(gtype.name, options, seed, commands, self.out, state)
+        return Replayed(gtype.name, options, seed, commands, self.out, state, self.fork)
 
     def _started(self, v: int) -> None:
         """``cloister.GameStarted``: ``{}`` or ``{at}`` (when play began, for the clocks)."""
@@ -486,12 +558,16 @@ class _Replay:
         return seed
 
 
-def replay(registry: Registry, events: Sequence[Any]) -> Replayed:
+def replay(registry: Registry, events: Sequence[Any], forks: bool = True) -> Replayed:
     """Re-decide an exported finished log (``{version?, type, data}`` dicts, GameCreated
     first). Returns it re-decided, or raises :class:`Mismatch` at the first difference,
     :class:`Unverifiable` for a log recorded before commands and seeds were, and
-    :class:`Unfinished` for a game that has not ended."""
-    return _Replay(registry, events).run()
+    :class:`Unfinished` for a game that has not ended.
+
+    A forked game's starting position is taken as its ``GameCreated`` lists it (the source
+    game verifies on its own); everything after it is re-decided. ``forks`` False: refuse
+    forks as unverifiable (an import must not store a position nobody re-decided)."""
+    return _Replay(registry, events, forks).run()
 
 
 def report(registry: Registry, events: Sequence[Any]) -> dict[str, Any]:
@@ -521,6 +597,12 @@ def report(registry: Registry, events: Sequence[Any]) -> dict[str, Any]:
             f"verified: all {done.versions} events are exactly what the rules produce from "
             f"{done.commands} commands, and the revealed seed matches the commitment made "
             "when the game was created"
+            + (
+                f" (its starting position was forked from game {done.fork['game']} at "
+                f"version {done.fork['version']}; verify that game for the moves before it)"
+                if done.fork
+                else ""
+            )
         ),
         "version": None,
         "commands": done.commands,

@@ -19,7 +19,7 @@ import secrets
 import time
 import unicodedata
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 import attrs
@@ -33,6 +33,7 @@ from protocol import CHAT_MAX_CHARS, GameCodec
 from .errors import ServiceError
 from .snapshots import SNAPSHOT_EVERY, Snapshot, UuidChain, dumps_state, fingerprint, loads_state
 from .store.base import EventStore, NewEvent, RawEvent, StoredEvent
+from .undo import UNDONE, fold_log
 
 __all__ = ["GameRecord", "GameService", "LogEntry", "SeatClaim", "SeatInfo"]
 
@@ -131,12 +132,18 @@ class GameRecord:
     log: list[LogEntry] = attrs.field(factory=list)
     uuids: dict[int, str] = attrs.field(factory=dict)
     commands: dict[str, int] = attrs.field(factory=dict)
-    """command id -> head version it produced: answers a retry without asking Redis."""
+    """command id (as stored: a seat's scoped ``<seat>:<id>``) -> head version it produced:
+    answers a retry without asking Redis."""
+    digests: dict[str, str] = attrs.field(factory=dict)
+    """command id -> digest of the command, where known (``command_digest``)."""
     lock: asyncio.Lock = attrs.field(factory=asyncio.Lock)
     chain: UuidChain = attrs.field(factory=UuidChain)
     """A running hash of the event ids, to check a snapshot against the log."""
     snapshot_version: int = 0
     """The version of the newest snapshot of this game this node knows of."""
+    fork: dict[str, Any] | None = None
+    """For a game forked from another (``server.fork``): the source and the events that
+    rebuild its position, played out in place of the set-up when the game starts."""
 
     @property
     def game(self) -> Any:
@@ -191,14 +198,9 @@ class GameRecord:
         }
 
     def state_at(self, version: int) -> Any:
-        """The domain state after ``version`` (None before the game started)."""
-        state = None
-        for entry in self.log[:version]:
-            if entry.type == GAME_STARTED:
-                state = self.game.initial_state(self.options)
-            elif entry.event is not None and state is not None:
-                state = self.game.evolve(state, entry.event)
-        return state
+        """The domain state after ``version`` (None before the game started), without the
+        events undone by then (``server.undo``)."""
+        return fold_log(self.game, self.options, self.log, version)
 
 
 @attrs.frozen
@@ -248,6 +250,28 @@ def bot_name(rec: GameRecord, seat: int, taken: set[str] | None = None) -> str:
     return rec.labels[seat] + BOT_SUFFIX  # more bots than names: the seat's own label
 
 
+def scoped_id(seat: int, command_id: str) -> str:
+    """The id a seat's command is stored under: each seat has its own ids, so no seat can
+    take, block or answer for another's (issue 14)."""
+    return f"{seat}:{command_id}"
+
+
+def command_digest(kind: str, content: Any) -> str:
+    """What a command was, to tell a resend (same digest) from another command sent under
+    a used id."""
+    body = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    return hashlib.sha256(kind.encode() + b"\0" + body).hexdigest()[:32]
+
+
+def _reused(command_id: str) -> ServiceError:
+    client_id = command_id.partition(":")[2] or command_id
+    return ServiceError(
+        "command_id_reused",
+        f"command id {client_id!r} was used for another command: send a new id",
+        409,
+    )
+
+
 def _seat_event(rec: GameRecord, type_: str, data: dict[str, Any]) -> None:
     seat = data["seat"]
     if type_ == SEAT_TAKEN:
@@ -287,9 +311,12 @@ class GameService:
     def __init__(self, store: EventStore, registry: Registry) -> None:
         self.store = store
         self.registry = registry
-        self.games: dict[str, GameRecord] = {}
+        # The app replaces it with a bounded LRU (server.cache.GameCache).
+        self.games: MutableMapping[str, GameRecord] = {}
         self._loading: dict[str, asyncio.Future[GameRecord]] = {}
         self.listeners: list[Listener] = []
+        self.on_reset: list[Callable[[GameRecord], None]] = []
+        """Called with a record about to be reloaded after its history diverged."""
         self.now: Callable[[], int] = now_ms
         """The time platform events are stamped with (``at``); tests move their own."""
         # One codec per game type (``GameCodec.for_game`` keeps them per process):
@@ -302,7 +329,14 @@ class GameService:
         self._node = secrets.token_hex(6)
         self._counter = itertools.count()
 
-        self.stats = {"commands": 0, "rejected": 0, "conflicts": 0, "duplicates": 0, "chats": 0}
+        self.stats = {
+            "commands": 0,
+            "rejected": 0,
+            "conflicts": 0,
+            "duplicates": 0,
+            "chats": 0,
+            "divergences": 0,
+        }
 
     def _event_id(self) -> str:
         return f"{self._node}-{next(self._counter):x}"
@@ -374,7 +408,7 @@ class GameService:
         if chain.digest() != snap.prefix or prefix[-1][0] != snap.version:
             return False
         try:
-            state = loads_state(snap.state)
+            state = loads_state(snap.state, _module(rec))
         except Exception:
             return False
         if type(state) is not type(rec.game.initial_state(rec.options)):
@@ -431,14 +465,53 @@ class GameService:
             seed=seed,
             created=float(data.get("created", 0.0)),
             seats=[None] * len(data["labels"]),
+            fork=data.get("fork"),
         )
 
     async def catch_up(self, rec: GameRecord) -> list[LogEntry]:
-        """Apply whatever other nodes appended since our version."""
-        stored = await self.store.read(rec.id, rec.version)
-        if stored and rec.version and stored[0].version != rec.version + 1:
-            raise RuntimeError(f"gap in {rec.id}: have {rec.version}, read {stored[0].version}")
-        return self._apply(rec, stored)
+        """Apply whatever other nodes appended since our version.
+
+        The read starts AT our version: if Redis no longer has the event we hold there, or
+        has another one (a failover to a replica that lagged lost acknowledged writes), the
+        history diverged and the game is reloaded from Redis (``_diverged``)."""
+        if not rec.version:
+            return self._apply(rec, await self.store.read(rec.id, 0))
+        stored = await self.store.read(rec.id, rec.version - 1)
+        ours = rec.uuids.get(rec.version)
+        if not stored or stored[0].version != rec.version:
+            return await self._diverged(rec, f"Redis has no event {rec.version}")
+        if ours is not None and stored[0].uuid != ours:
+            return await self._diverged(rec, f"Redis has another event {rec.version}")
+        return self._apply(rec, stored[1:])
+
+    async def _diverged(self, rec: GameRecord, why: str) -> list[LogEntry]:
+        """The history in Redis is not the one this process holds: log it, count it, drop
+        the game's connections (they reconnect and resume) and reload the record in place
+        from Redis, so every holder of ``rec`` sees the history Redis has. Returns the
+        reloaded log's last entry (truthy: "the record changed")."""
+        held = rec.version
+        self.stats["divergences"] += 1
+        log.error(
+            "history of %s diverged: this process held version %d, %s; reloading it from Redis",
+            rec.id,
+            held,
+            why,
+        )
+        for hook in self.on_reset:
+            hook(rec)
+        if self.games.get(rec.id) is rec:
+            del self.games[rec.id]
+        listeners, self.listeners = self.listeners, []
+        try:
+            fresh = await self._load(rec.id)
+        finally:
+            self.listeners = listeners
+        for field in attrs.fields(GameRecord):
+            if field.name != "lock":
+                setattr(rec, field.name, getattr(fresh, field.name))
+        self.games[rec.id] = rec
+        self._notify(rec, rec.log[-1:], None)
+        return rec.log[-1:]
 
     def _apply(self, rec: GameRecord, stored: Sequence[StoredEvent]) -> list[LogEntry]:
         entries = []
@@ -468,6 +541,8 @@ class GameService:
             rec.state = rec.game.initial_state(rec.options)
         elif event is not None:
             rec.state = rec.game.evolve(rec.state, event)
+        elif type_ == UNDONE:  # back to the state after ``to_version`` (server.undo)
+            rec.state = fold_log(rec.game, rec.options, rec.log, data["to_version"])
         entry = LogEntry(version, type_, data, event)
         rec.log.append(entry)
         rec.uuids[version] = uid
@@ -488,8 +563,18 @@ class GameService:
         decide: Callable[
             [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
         ],
+        *,
+        digest: str = "",
+        expected_version: int | None = None,
+        reply_id: str | None = None,
     ) -> tuple[int, bool]:
         """Decide on the cached state, append, apply; on conflict catch up and decide again.
+
+        ``command_id`` is the id as stored (a seat's scoped by the seat, ``scoped_id``);
+        ``digest`` what the command was (``command_digest``): the same id with another
+        digest is refused ``command_id_reused``. ``expected_version``: refuse ``stale``
+        unless the game is at exactly that version when appended. ``reply_id``: the id the
+        listeners are told (the client's own, unscoped).
 
         Returns (version, duplicate). ``decide`` returns (events as (type, data, event obj),
         meta fields) or raises DomainError / ServiceError. The per-record lock serialises
@@ -498,8 +583,18 @@ class GameService:
         async with rec.lock:
             for _ in range(MAX_CONFLICT_RETRIES):
                 if command_id in rec.commands:
+                    await self._check_reuse(rec, command_id, digest)
                     self.stats["duplicates"] += 1
                     return rec.commands[command_id], True
+                if expected_version is not None and rec.version != expected_version:
+                    if rec.version < expected_version and await self.catch_up(rec):
+                        continue
+                    raise ServiceError(
+                        "stale",
+                        f"the game is at version {rec.version}, not {expected_version}: "
+                        "look at it again before you move",
+                        409,
+                    )
                 try:
                     events, meta = decide(rec)
                 except (DomainError, ServiceError):
@@ -510,7 +605,24 @@ class GameService:
                         raise
                     continue
                 new = [NewEvent(t, d, self._event_id()) for t, d, _ in events]
-                result = await self.store.append(rec.id, rec.version, command_id, new, meta)
+                result = await self.store.append(
+                    rec.id,
+                    rec.version,
+                    command_id,
+                    new,
+                    meta,
+                    digest=digest,
+                    head_uuid=rec.uuids.get(rec.version, ""),
+                )
+                if result.status == "diverged" or (
+                    result.status == "conflict" and result.version < rec.version
+                ):
+                    # Never append on top of a history Redis does not have: reload, decide
+                    # again on the history it does have.
+                    await self._diverged(rec, f"the append found head {result.version}")
+                    continue
+                if result.status == "reused":
+                    raise _reused(command_id)
                 if result.status == "ok":
                     base = rec.version
                     entries = [
@@ -518,7 +630,9 @@ class GameService:
                         for i, ((t, d, e), n) in enumerate(zip(events, new, strict=True), 1)
                     ]
                     rec.commands[command_id] = result.version
-                    self._notify(rec, entries, command_id)
+                    if digest:
+                        rec.digests[command_id] = digest
+                    self._notify(rec, entries, reply_id or command_id)
                     self._maybe_snapshot(rec)
                     return result.version, False
                 await self.catch_up(rec)
@@ -528,6 +642,18 @@ class GameService:
                 self.stats["conflicts"] += 1
         raise ServiceError("conflict", "the game changed too often while deciding; retry", 409)
 
+    async def _check_reuse(self, rec: GameRecord, command_id: str, digest: str) -> None:
+        """Raise ``command_id_reused`` if ``command_id`` was appended for another command."""
+        if not digest:
+            return
+        known = rec.digests.get(command_id)
+        if known is None:  # learned from the stream: its digest is in the store
+            lookup = getattr(self.store, "command_record", None)
+            found = await lookup(rec.id, command_id) if lookup is not None else None
+            known = rec.digests[command_id] = found[1] if found else ""
+        if known and known != digest:
+            raise _reused(command_id)
+
     async def append_platform(
         self,
         rec: GameRecord,
@@ -535,10 +661,24 @@ class GameService:
         decide: Callable[
             [GameRecord], tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]
         ],
+        seat: int | None = None,
+        kind: str = "",
     ) -> tuple[int, bool]:
         """Append platform events (``cloister.*``) decided on the current record, with the
-        same expected-version rule as commands (``server.clocks`` hands seats over so)."""
-        return await self._execute(rec, command_id, decide)
+        same expected-version rule as commands (``server.clocks`` hands seats over so).
+
+        ``seat``: a seat's own request (leave, retake) under its client id, scoped like its
+        commands (``scoped_id``) so no seat can take or block another's ids; ``kind`` names
+        the request for the reuse check."""
+        if seat is None:
+            return await self._execute(rec, command_id, decide)
+        return await self._execute(
+            rec,
+            scoped_id(seat, command_id),
+            decide,
+            digest=command_digest(kind, {}),
+            reply_id=command_id,
+        )
 
     def validated_options(self, type_name: str, options: dict[str, Any] | None) -> dict[str, Any]:
         """The game type's options with defaults filled in, or ServiceError; the platform's
@@ -569,6 +709,7 @@ class GameService:
         options: dict[str, Any] | None,
         seed: str | None = None,
         claims: Sequence[SeatClaim] = (),
+        fork: dict[str, Any] | None = None,
     ) -> tuple[GameRecord, list[tuple[int, str | None]]]:
         """Create a game with some seats already filled, in ONE append.
 
@@ -597,6 +738,8 @@ class GameService:
             "created": self.now() / 1000,
             "seed_commitment": seed_commitment(seed),
         }
+        if fork is not None:
+            data["fork"] = fork
         tokens = [None if c.bot else secrets.token_urlsafe(24) for c in claims]
         rec = self._record(game_id, data, seed)
         self.games[game_id] = rec
@@ -644,6 +787,10 @@ class GameService:
         """GameStarted and the set-up, dealt from the seed and ``version``."""
         # ``at``: when the game began, where clocks and absences start (``server.clocks``).
         events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {"at": self.now()}, None)]
+        if r.fork is not None:  # the source's position instead of a set-up (server.fork)
+            for t, d in r.fork["events"]:
+                events.append((t, d, r.codec.decode_event(t, d)))
+            return events
         state = r.game.initial_state(r.options)
         ctx = Context.for_version(r.seed, version)
         for e in r.game.setup(state, ctx):
@@ -710,7 +857,13 @@ class GameService:
             return [(CHAT, {"seat": seat, "text": text}, None)], {}
 
         self.stats["chats"] += 1
-        return await self._execute(rec, command_id, decide)
+        return await self._execute(
+            rec,
+            scoped_id(seat, command_id),
+            decide,
+            digest=command_digest("chat", text),
+            reply_id=command_id,
+        )
 
     async def authenticate(self, rec: GameRecord, token: str) -> int:
         digest = hash_token(token)
@@ -723,9 +876,17 @@ class GameService:
         raise ServiceError("bad_token", "that token holds no seat in this game", 403)
 
     async def command(
-        self, rec: GameRecord, seat: int, command_id: str, raw: dict[str, Any]
+        self,
+        rec: GameRecord,
+        seat: int,
+        command_id: str,
+        raw: dict[str, Any],
+        expected_version: int | None = None,
     ) -> tuple[int, bool]:
-        """Decide and append one game command. Raises DomainError or ServiceError."""
+        """Decide and append one game command. Raises DomainError or ServiceError.
+
+        ``command_id`` is the seat's own (scoped by the seat); ``expected_version``, if
+        given, makes it apply only to the game at exactly that version (else ``stale``)."""
         command = rec.codec.decode_command(raw)  # InvalidCommand / UnknownCommand
 
         def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
@@ -756,7 +917,14 @@ class GameService:
 
         self.stats["commands"] += 1
         try:
-            return await self._execute(rec, command_id, decide)
+            return await self._execute(
+                rec,
+                scoped_id(seat, command_id),
+                decide,
+                digest=command_digest("command", raw),
+                expected_version=expected_version,
+                reply_id=command_id,
+            )
         except (DomainError, ServiceError):
             self.stats["rejected"] += 1
             raise

@@ -32,11 +32,15 @@ import attrs
 import orjson
 
 from domain import REVIEW, SPECTATOR, Names, Viewer, seat_viewer
+from domain.secrets import UndeclaredSecrets
 from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
 from protocol.legal import compact_legal
 
+from .errors import STORE_ERRORS
+from .fork import fork_created
 from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
+from .undo import undo_text
 
 __all__ = ["Connection", "Hub", "Projection", "legal_for", "wire_events"]
 
@@ -87,6 +91,14 @@ class Connection:
             return
         self.outbox.put_nowait(data)
 
+    def cut(self) -> None:
+        """Drop this connection now (close 4429 through the sender, or cut the socket)."""
+        if self.closed:
+            return
+        self._drop()
+        if self.outbox is not None:
+            self.outbox.put_nowait(None)
+
     def _drop(self) -> None:
         # A client this far behind is gone or hostile; it can reconnect and resume.
         self.closed = True
@@ -128,9 +140,17 @@ def _wire_dicts(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> lis
                 # A command can carry a choice still secret (a face-down pick): others
                 # learn only who acted, and when.
                 data = {"seat": data["seat"], "at": data["at"]}
+            elif e.version == 1 and "fork" in data and viewer != REVIEW:
+                data = fork_created(data)  # the position's secrets, as in its events
             out.append({"version": e.version, "type": e.type, "data": data, "text": text})
             continue
-        red = game.redact(e.event, viewer)
+        try:
+            red = game.redact(e.event, viewer)
+        except UndeclaredSecrets:
+            # Fail closed: an event type that never said what is secret in it is sent to
+            # nobody (the contract suite makes this an error before it ships).
+            log.error("%s not sent to %s: its type declares no secrets", e.type, viewer)
+            red = None
         if red is None:
             out.append({"version": e.version, "type": "Hidden", "data": {}, "text": ""})
         elif red is e.event:
@@ -164,6 +184,8 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
         return f"A new game of {rec.game.title}"
     if kind == "Chat":
         return f"{names.seat(e.data['seat'])} says: {e.data['text']}"
+    if kind == "Undone":
+        return undo_text(e.data, names)
     if kind == "SeedRevealed":
         return (
             "The random seed is revealed: anyone can now check every shuffle, draw and "
@@ -193,6 +215,9 @@ def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
     """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act."""
     if seat is None or rec.state is None or rec.terminal or seat not in rec.to_act():
         return []
+    info = rec.seats[seat]
+    if info is not None and info.stand_in is not None:
+        return []  # a bot plays for this seat until its player retakes it (server.clocks)
     return rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
 
 
@@ -228,6 +253,15 @@ class Hub:
         self.table: Callable[[GameRecord], dict[str, Any] | None] = lambda rec: None
         """The clocks and stand-ins for messages' ``table`` field (``server.clocks``)."""
         service.listeners.append(self.on_entries)
+        service.on_reset.append(self.drop_game)
+
+    def drop_game(self, rec: GameRecord) -> None:
+        """The game's history diverged and is being reloaded: every connection holds views
+        of a history that is gone, so drop them all (as a client too far behind is dropped:
+        close 4429 or a cut); they reconnect and are welcomed with the history Redis has."""
+        for conn in list(self.connections.get(rec.id, ())):
+            conn.cut()
+        self.projections.pop(rec.id, None)
 
     def watched(self) -> list[str]:
         return [g for g, conns in self.connections.items() if conns]
@@ -395,6 +429,8 @@ class Hub:
                 rec = self.service.games.get(game_id)
                 if rec is not None and (head == 0 or head > rec.version):
                     await self._catch_up(game_id)
+            except STORE_ERRORS as exc:
+                log.warning("catch-up of %s: store unavailable (%s)", game_id, exc)
             except Exception:
                 log.exception("catch-up of %s failed", game_id)
 
@@ -405,6 +441,9 @@ class Hub:
             for gid in self.watched():
                 try:
                     await self._catch_up(gid)
+                except STORE_ERRORS as exc:
+                    log.warning("reconcile of %s: store unavailable (%s)", gid, exc)
+                    break  # one warning per round, not one per game
                 except Exception:
                     log.exception("reconcile of %s failed", gid)
 

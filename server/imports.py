@@ -42,7 +42,7 @@ def _imported_name(name: str) -> str:
 
 async def import_log(service: GameService, events: list[dict[str, Any]]) -> GameRecord:
     try:
-        replayed = await asyncio.to_thread(replay, service.registry, events)
+        replayed = await asyncio.to_thread(replay, service.registry, events, False)
     except VerifyError as exc:
         raise service_error(exc) from None
     batch: list[tuple[str, dict[str, Any], Any]] = []

@@ -22,6 +22,10 @@ def render(service: GameService, hub: Hub) -> str:
         "# HELP cloister_duplicate_commands_total Retried commands answered from the log.",
         "# TYPE cloister_duplicate_commands_total counter",
         f"cloister_duplicate_commands_total {service.stats['duplicates']}",
+        "# HELP cloister_divergences_total Games whose history in Redis was not the one this "
+        "node held (lost writes): reloaded.",
+        "# TYPE cloister_divergences_total counter",
+        f"cloister_divergences_total {service.stats.get('divergences', 0)}",
         "# HELP cloister_games_cached Games held in this node's memory.",
         "# TYPE cloister_games_cached gauge",
         f"cloister_games_cached {len(service.games)}",

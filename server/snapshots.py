@@ -61,8 +61,12 @@ _SAFE_BUILTINS = frozenset(
 
 
 class _DomainUnpickler(pickle.Unpickler):
+    def __init__(self, stream: io.BytesIO, packages: tuple[str, ...]) -> None:
+        super().__init__(stream)
+        self.packages = packages
+
     def find_class(self, module: str, name: str) -> Any:
-        if module == "domain" or module.startswith("domain.") or (module, name) in _SAFE_BUILTINS:
+        if module.split(".")[0] in self.packages or (module, name) in _SAFE_BUILTINS:
             return super().find_class(module, name)
         raise pickle.UnpicklingError(f"a snapshot may not name {module}.{name}")
 
@@ -71,11 +75,12 @@ def dumps_state(state: Any) -> bytes:
     return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def loads_state(blob: bytes) -> Any:
+def loads_state(blob: bytes, package: str = "domain") -> Any:
     """The state in ``blob``; raises ``pickle.UnpicklingError`` (or another error) if it
-    is not a snapshot this code can read."""
+    is not a snapshot this code can read. Only classes of ``domain`` and of the game's own
+    top-level ``package`` (a game installed as a plugin) may be named in it."""
     stream = io.BytesIO(blob)
-    state = _DomainUnpickler(stream).load()
+    state = _DomainUnpickler(stream, ("domain", package.split(".")[0])).load()
     if stream.tell() != len(blob):
         raise pickle.UnpicklingError("bytes after the snapshot's state")
     return state
@@ -91,9 +96,12 @@ def fingerprint(game_module: str) -> str:
     files = sorted(package_dir.rglob("*.py")) + sorted(package_dir.rglob("*.json"))
     files += sorted(domain_dir.glob("*.py"))
     files.append(Path(__file__).parents[1] / "protocol" / "codec.py")
+    files.append(Path(__file__).parent / "undo.py")  # folds skip undone events
     digest = hashlib.sha256(f"py{sys.version_info[0]}.{sys.version_info[1]}".encode())
     for path in dict.fromkeys(files):  # the kernel may hold the game module itself
-        digest.update(str(path.relative_to(domain_dir.parent)).encode())
+        # A game may be a plugin installed outside this tree: name its files from its root.
+        root = domain_dir.parent if path.is_relative_to(domain_dir.parent) else package_dir.parent
+        digest.update(str(path.relative_to(root)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:32]
 

@@ -41,7 +41,7 @@ from protocol import (
     encode,
 )
 
-from .errors import ServiceError
+from .errors import STORE_ERRORS, UNAVAILABLE, ServiceError
 from .games import GameService
 from .hub import ORIGIN, Connection, Hub, Writer
 
@@ -53,6 +53,10 @@ MAX_UNSENT_BYTES = 4 << 20
 """A connection with more than this waiting in its socket buffer is dropped (it can resume)."""
 
 RAW_SEND = "cloister.raw_send"
+CLOSE_FLOODED = 1008
+"""Policy violation: the connection kept flooding past its rate limit."""
+CLOSE_TRY_AGAIN = 1013
+"""The standard "try again later" close code: the hello could not be served (Redis)."""
 
 
 class RawSend:
@@ -160,6 +164,12 @@ async def _submit(
         version, dup = await append()
     except (DomainError, ServiceError) as exc:
         conn.push(encode(Rejected(cid, exc.code, exc.message)))
+    except STORE_ERRORS as exc:
+        # Redis is down or stalled: an answer, not a closed socket. The command may or may
+        # not have been appended (a lost reply): the same command_id resent later is
+        # applied once either way.
+        log.warning("command %s on %s: store unavailable (%s)", cid, conn.game_id, exc)
+        conn.push(encode(Rejected(cid, "unavailable", UNAVAILABLE + ", with the same id")))
     else:
         if conn.acked != cid:
             conn.push(encode(Accepted(cid, version, dup)))
@@ -210,12 +220,18 @@ async def game_socket(ws: WebSocket) -> None:
     except ServiceError as exc:
         await fail(exc.code, exc.message, 4404)
         return
+    except STORE_ERRORS:
+        await fail("unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
+        return
     seat = None
     if hello.token:
         try:
             seat = await service.authenticate(rec, hello.token)
         except ServiceError as exc:
             await fail(exc.code, exc.message, 4403)
+            return
+        except STORE_ERRORS:
+            await fail("unavailable", UNAVAILABLE, CLOSE_TRY_AGAIN)
             return
     writer = direct_writer(ws)
     conn = Connection(rec.id, seat, writer=writer)
@@ -227,7 +243,12 @@ async def game_socket(ws: WebSocket) -> None:
     else:
         conn.outbox = asyncio.Queue()
     async with rec.lock:
-        await service.catch_up(rec)
+        try:
+            await service.catch_up(rec)
+        except STORE_ERRORS:
+            # The game as this process holds it: the doorbell's catch-up after Redis is
+            # back brings the connection up to date.
+            log.warning("welcome to %s from the cache: store unavailable", rec.id)
         hub.attach(rec, conn, hello.since)
     keeper = app.state.clocks
     if seat is not None:
@@ -245,6 +266,7 @@ async def game_socket(ws: WebSocket) -> None:
     send_task = None if conn.outbox is None else asyncio.create_task(sender(conn.outbox))
     bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
     strikes = 0
+    flooded = False
     try:
         while send_task is None or not send_task.done():
             try:
@@ -255,6 +277,7 @@ async def game_socket(ws: WebSocket) -> None:
                     strikes += 1
                     conn.push(encode(Error("rate_limited", "too many messages; slow down")))
                     if strikes > 3 * settings.rate_burst:
+                        flooded = True
                         break
                     continue
                 message = decode_client(text)
@@ -262,7 +285,7 @@ async def game_socket(ws: WebSocket) -> None:
                 conn.push(encode(Error(exc.code, exc.message, exc.details)))
                 continue
             match message:
-                case SendCommand(command_id=cid, command=raw):
+                case SendCommand(command_id=cid, command=raw, expected_version=expected):
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot play")))
                         continue
@@ -279,7 +302,9 @@ async def game_socket(ws: WebSocket) -> None:
                             )
                         )
                         continue
-                    await _submit(conn, cid, partial(service.command, rec, seat, cid, raw))
+                    await _submit(
+                        conn, cid, partial(service.command, rec, seat, cid, raw, expected)
+                    )
                 case Leave(command_id=cid) | Retake(command_id=cid):
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators hold no seat")))
@@ -295,7 +320,11 @@ async def game_socket(ws: WebSocket) -> None:
                     conn.push(encode(Pong(nonce)))
                 case Resync(since=since):
                     async with rec.lock:
-                        await service.catch_up(rec)
+                        try:
+                            await service.catch_up(rec)
+                        except STORE_ERRORS:
+                            conn.push(encode(Error("unavailable", UNAVAILABLE)))
+                            continue
                         hub.resync(rec, conn, since)
                 case Hello():
                     conn.push(encode(Error("hello_twice", "hello is only the first message")))
@@ -303,6 +332,9 @@ async def game_socket(ws: WebSocket) -> None:
         pass
     finally:
         hub.detach(conn)
+        if flooded:  # a documented close code, not a bare cut (docs/protocol.md)
+            with contextlib.suppress(Exception):
+                await ws.close(CLOSE_FLOODED)
         if seat is not None:
             keeper.disconnected(rec, seat)
         if send_task is not None:

@@ -8,12 +8,14 @@ at every step:
 * ``legal_commands`` is exact both ways: each listed command is accepted by ``decide``
   (a sample per step, all of them with ``CLOISTER_CONTRACT_FULL=1``), and commands seen
   legal elsewhere but not listed now are rejected with a :class:`DomainError` carrying a
-  specific code; every seat in ``to_act`` has a legal command; after the end no seat has
+  specific code, and another seat's command from a seat with nothing to do with
+  ``not_your_turn``; every seat in ``to_act`` has a legal command; after the end no seat has
   one and every command is rejected with ``game_over``;
 * determinism: ``setup`` and ``decide`` give equal events for an equal context;
 * replay: the events survive the codec and folding the log again gives the same state;
-* secrets: no value ``hidden_values`` names for a viewer appears in the events as redacted
-  for it or their narration (every step), or in its view (every fourth step and the last);
+* secrets: every event type declares its secrets (``domain.secrets``); no value
+  ``hidden_values`` names for a viewer appears in the events as redacted for it or their
+  narration (every step), or in its view (every fourth step and the last);
 * narration: every event a viewer receives has a line, unless its type is bookkeeping
   (``quiet_events``), which has none;
 * bots: every bot level of the type chooses only listed commands.
@@ -42,7 +44,9 @@ from domain import (
     seat_viewer,
     validate_options,
 )
+from domain.bots import bot_move
 from domain.errors import InvalidOptions
+from domain.secrets import declaration
 from protocol import GameCodec
 
 FULL = os.environ.get("CLOISTER_CONTRACT_FULL") == "1"
@@ -84,6 +88,7 @@ def modes(gtype: GameType) -> list[dict[str, Any]]:
             valid.append(opts)
     defaults = validate_options(game, {})
     chosen = [defaults]
+
     # Every value, and every pair of a "mode" with a number of players (so that cooperative
     # Campus Galli is played with several monks, not only solo).
     def features(o: dict[str, Any]) -> set[Any]:
@@ -136,6 +141,8 @@ class Playout:
     # -- the game ---------------------------------------------------------------------------
     def run(self) -> Any:
         game = self.game
+        for t in game.event_types:
+            declaration(t)  # every event type says what is secret in it, and from whom
         initial = game.initial_state(self.options)
         ctx = Context.seeded(f"contract-setup-{self.seed}")
         events = list(game.setup(initial, ctx))
@@ -215,6 +222,15 @@ class Playout:
                     continue
                 tried.add(key)
                 self.expect_rejection(state, seat, command, f"r-{step}")
+            if not legal[seat]:
+                # Another seat's command, from a seat the game is not waiting on: the same
+                # mistake gets the same code in every game.
+                others = [c for s in range(self.n) if s != seat for c in legal[s]]
+                for command in self.rng.sample(others, min(2, len(others))):
+                    exc = self.expect_rejection(state, seat, command, f"t-{step}")
+                    assert exc.code == "not_your_turn", (
+                        f"seat {seat}, not to act, got {exc.code!r} for {command!r}"
+                    )
 
     def expect_rejection(self, state: Any, seat: int, command: Any, seed: str) -> DomainError:
         try:
@@ -238,7 +254,7 @@ class Playout:
     def check_bots(self, state: Any, to_act: list[int], legal: dict[int, list[Any]]) -> None:
         for level, bot in self.bots.items():
             for seat in to_act:
-                choice = bot.choose(self.game, state, seat, Rng(f"bot-{self.seed}-{seat}"))
+                choice = bot_move(bot, self.game, state, seat, Rng(f"bot-{self.seed}-{seat}"))
                 assert _key(choice) in {_key(c) for c in legal[seat]}, (
                     f"bot {level!r} chose unlisted {choice!r} for seat {seat}"
                 )

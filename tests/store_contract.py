@@ -53,6 +53,34 @@ class StoreContract:
         assert (r.status, r.version) == ("dup", 2)
         assert await store.head("g1") == 2
 
+    async def test_same_id_other_digest_is_reused_and_writes_nothing(
+        self, store: EventStore
+    ) -> None:
+        r = await store.append("g1", 0, "0:c1", [ev(1)], digest="aaa")
+        assert (r.status, r.version) == ("ok", 1)
+        # the literal resend: dup, the head it produced
+        r = await store.append("g1", 1, "0:c1", [ev(2)], digest="aaa")
+        assert (r.status, r.version) == ("dup", 1)
+        # the same id with another command: refused, nothing written, the first stands
+        r = await store.append("g1", 1, "0:c1", [ev(2)], {"k": "v"}, digest="bbb")
+        assert (r.status, r.version) == ("reused", 1)
+        assert await store.head("g1") == 1
+        assert await store.get_meta("g1", "k") is None
+        assert await store.command_record("g1", "0:c1") == (1, "aaa")
+        assert await store.command_record("g1", "1:c1") is None
+        # another scope (seat) under the same client id is another command
+        r = await store.append("g1", 1, "1:c1", [ev(2)], digest="bbb")
+        assert (r.status, r.version) == ("ok", 2)
+
+    async def test_no_digest_is_always_a_resend(self, store: EventStore) -> None:
+        r = await store.append("g1", 0, "create:g1", [ev(1)])
+        r = await store.append("g1", 1, "create:g1", [ev(2)], digest="x")
+        assert (r.status, r.version) == ("dup", 1)
+        assert await store.command_record("g1", "create:g1") == (1, "")
+        await store.append("g1", 1, "0:c2", [ev(2)], digest="y")
+        r = await store.append("g1", 2, "0:c2", [ev(3)])
+        assert (r.status, r.version) == ("dup", 2)
+
     async def test_games_are_independent(self, store: EventStore) -> None:
         await store.append("g1", 0, "c1", [ev(1)])
         await store.append("g2", 0, "c1", [ev(1), ev(2)])

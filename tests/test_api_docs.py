@@ -129,6 +129,23 @@ async def test_openapi_is_valid_and_every_answer_fits_it(base: str) -> None:
         assert check("GET", verify, r)["verified"] is True, r.text
         r = await c.get(f"/api/games/{gid}/verify")  # running: the seed is still secret
         assert check("GET", verify, r)["error"]["code"] == "game_not_finished"
+        gid = out["game_id"]
+        path = "/api/games/{game_id}"
+        fork = {"version": 12, "join": {"name": "ann"}, "bots": [{"level": "random"}]}
+        forked = check("POST", path + "/fork", await c.post(f"/api/games/{gid}/fork", json=fork))
+        check("POST", path + "/fork", await c.post(f"/api/games/{gid}/fork", json={"version": 1}))
+        auth = {"Authorization": f"Bearer {forked['you']['token']}"}
+        fid = forked["id"]
+        check("POST", path + "/fork", await c.post(f"/api/games/{fid}/fork", json={"version": 9}))
+        check("GET", path + "/undo", await c.get(f"/api/games/{fid}/undo", headers=auth))
+        check("GET", path + "/undo", await c.get(f"/api/games/{fid}/undo"))  # 401
+        check("POST", path + "/undo", await c.post(f"/api/games/{fid}/undo", headers=auth))
+        check("POST", path + "/undo", await c.post(f"/api/games/{fid}/undo", json={"x": 1}))
+        report = {"text": "stuck"}
+        r = await c.post(f"/api/games/{fid}/report", headers=auth, json=report)
+        check("POST", path + "/report", r)
+        r = await c.post(f"/api/games/{fid}/report", json={"text": "x" * 3000})
+        check("POST", path + "/report", r)
     everything = {(method.upper(), path) for path, ops in doc["paths"].items() for method in ops}
     assert everything - check.seen == set()
 

@@ -20,7 +20,7 @@ from tests.test_lobby import finished
 
 def service_with(cache: GameCache) -> GameService:
     service = GameService(MemoryStore(), default_registry())
-    service.games = cache  # type: ignore[assignment]
+    service.games = cache
     return service
 
 
@@ -41,7 +41,7 @@ async def test_the_memory_bound_counts_the_log_and_refreshes_on_trim() -> None:
     service = GameService(store, default_registry())
     BotRunner(service)
     cache = GameCache(100, 4 * RECORD_BYTES)
-    service.games = cache  # type: ignore[assignment]
+    service.games = cache
     [done] = await finished(service, 1)
     assert estimate(done) > RECORD_BYTES  # its events count
     service.games = cache
@@ -57,7 +57,7 @@ async def test_a_game_in_use_is_kept_and_a_dropped_one_reloads_whole() -> None:
     store = MemoryStore()
     service = GameService(store, default_registry())
     BotRunner(service)
-    service.games = cache  # type: ignore[assignment]
+    service.games = cache
     first, second = await finished(service, 2)
     assert list(cache) == [second.id]
     again = await service.load(first.id)  # from its stream, as a fresh process would

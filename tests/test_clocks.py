@@ -142,8 +142,9 @@ async def test_move_clock_runs_out_and_the_best_bot_plays_on(key_prefix: str) ->
             summary = (await c.get(f"/api/games/{gid}")).json()
         assert summary["seats"][1]["stand_in"] == "random"
         assert summary["seats"][1]["bot"] is None  # still the person's seat
-        # the player's own commands wait for a retake
-        reply = await p1.command(p1.legal[0])
+        # the player is offered no moves, and their own commands wait for a retake
+        assert p1.legal == []
+        reply = await p1.command({"type": "PlayCard", "card": p1.view["hands"][1][0]})
         assert reply["type"] == "rejected" and reply["code"] == "seat_handed"
         for p in (p0, p1):
             await p.close()
@@ -153,7 +154,7 @@ async def test_move_clock_runs_out_and_the_best_bot_plays_on(key_prefix: str) ->
 async def test_fischer_bank_spends_gains_and_runs_out(key_prefix: str) -> None:
     now = FakeTime()
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
-        _, (p0, p1) = await _table(base, {"clock": "fischer:1+5"})
+        gid, (p0, p1) = await _table(base, {"clock": "fischer:1+5"})
         assert table_of(p0)["seats"][0]["remaining"] == 60_000  # type: ignore[index]
         now.advance(10)
         await p0.command({"type": "Draw"})
@@ -161,6 +162,10 @@ async def test_fischer_bank_spends_gains_and_runs_out(key_prefix: str) -> None:
         seats = table_of(p1)["seats"]  # type: ignore[index]
         assert seats[0]["remaining"] == 60_000 - 10_000 + 5_000 and not seats[0]["running"]
         assert seats[1]["running"] and seats[1]["remaining"] == 60_000
+        async with http(base) as c:  # the HTTP view at the head says the same
+            view = (await c.get(f"/api/games/{gid}/view")).json()
+            old = (await c.get(f"/api/games/{gid}/view", params={"version": 1})).json()
+        assert view["table"]["seats"] == seats and old["table"] is None
         now.advance(59.99)
         await asyncio.sleep(0.3)
         assert not events_of(p1, "cloister.ClockExpired")
@@ -227,6 +232,12 @@ async def test_leave_the_table_then_retake_the_seat(key_prefix: str) -> None:
         assert reply["type"] == "accepted"
         twice = await p1.request({"type": "retake", "command_id": "r2"})
         assert twice["type"] == "rejected" and twice["code"] == "not_handed"
+        # ids are the seat's own: another seat's "l1" is a new request, a resent one is not
+        mine = await p0.request({"type": "leave", "command_id": "l1"})
+        assert mine["type"] == "accepted"
+        assert events_of(p0, "cloister.SeatHandedToBot")[-1]["data"]["seat"] == 0
+        reused = await p1.request({"type": "retake", "command_id": "l1"})
+        assert reused["type"] == "rejected" and reused["code"] == "command_id_reused"
         watcher = Player(base, gid)
         await watcher.connect()
         nope = await watcher.request({"type": "leave", "command_id": "w"})
@@ -238,9 +249,11 @@ async def test_leave_the_table_then_retake_the_seat(key_prefix: str) -> None:
 # -- absent -----------------------------------------------------------------------------------
 async def test_a_player_away_longer_than_absent_is_replaced_by_a_bot(key_prefix: str) -> None:
     now = FakeTime()
-    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+    # the bot standing in waits long before moving: the seat stays to act meanwhile
+    with running_server(key_prefix, now=now, clock_tick=0.05, bot_delay=30) as base:
         gid, (p0, p1) = await _table(base, {"absent": 30})
         await p1.close()  # seat 1 goes away; it is not its turn yet
+        await asyncio.sleep(0.5)  # the server notices the disconnect at START (its time)
         now.advance(40)
         await p0.command({"type": "Draw"})  # now the game waits on seat 1
         # gone 40 s > 30 s: handed over at once
@@ -254,7 +267,11 @@ async def test_a_player_away_longer_than_absent_is_replaced_by_a_bot(key_prefix:
         p1b = Player(base, gid, p1.token)
         welcome = await p1b.connect()
         assert welcome["table"]["seats"][1]["bot"] == "random"
+        assert welcome["to_act"] == [1] and welcome["legal"] == []  # the bot's to play
+        reply = await p1b.command({"type": "Draw"})
+        assert reply["type"] == "rejected" and reply["code"] == "seat_handed"
         assert (await p1b.request({"type": "retake", "command_id": "back"}))["type"] == "accepted"
+        assert p1b.legal  # the player's own moves again
         for p in (p0, p1b):
             await p.close()
 
@@ -316,6 +333,9 @@ async def test_with_two_processes_exactly_one_appends_each_timeout(key_prefix: s
         handed = [e["data"]["seat"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
         assert sorted(expired) == sorted(handed) == [0, 1]  # once each, by one process
         assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+        async with http(base_a) as c:
+            verdict = (await c.get(f"/api/games/{gid}/verify")).json()
+        assert verdict["verified"], verdict  # timeouts and stand-ins re-decide exactly
         for w in watchers:
             await w.close()
     finally:

@@ -67,7 +67,7 @@ class _Moody(HighCard):
 class _CheatingBot:
     name = "cheat"
 
-    def choose(self, game: Any, state: Any, seat: int, rng: Any) -> Any:
+    def choose(self, seen: Any, rng: Any) -> Any:
         return PlayCard("hc-99")
 
 

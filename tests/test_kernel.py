@@ -25,6 +25,7 @@ from domain import (
     seat_viewer,
     validate_options,
 )
+from domain.bots import bot_move
 from domain.highcard import GAME
 from domain.highcard.game import CardDrawn, Draw, Pass, PlayCard, State
 from protocol import GameCodec
@@ -159,7 +160,7 @@ def test_random_playouts_terminate_replay_exactly_and_leak_nothing(seed: int, pl
         assert legal, "a seat to act always has a legal command"
         for command in legal:  # every listed command is accepted
             GAME.decide(state, seat, command, ctx)
-        events = GAME.decide(state, seat, bot.choose(GAME, state, seat, ctx.rng), ctx)
+        events = GAME.decide(state, seat, bot_move(bot, GAME, state, seat, ctx.rng), ctx)
         for e in events:
             assert codec.decode_event(type(e).__name__, codec.encode_event(e)) == e
         log += events

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import orjson
-import psutil
+import psutil  # type: ignore[import-untyped]
 import pytest
 import websockets
 

@@ -18,7 +18,7 @@ from server.games import GameRecord, GameService, SeatClaim
 from server.lobby import MemoryLobby, RedisLobby, item
 from server.store.memory import MemoryStore
 from server.store.redis import RedisStore
-from tests.support import REDIS_URL, http, start_server_process
+from tests.support import http, start_server_process
 
 
 async def finished(service: GameService, n: int, type_: str = "high-card") -> list[GameRecord]:
@@ -139,8 +139,9 @@ async def test_the_scan_adds_missing_and_stale_games_without_caching_them(
 
 # -- two server processes on one Redis --------------------------------------------------------
 @pytest.fixture
-def two(key_prefix: str, redis_store: object) -> Iterator[list[str]]:
-    env = {**os.environ, "REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": key_prefix}
+def two(key_prefix: str, store: RedisStore) -> Iterator[list[str]]:
+    """Two server processes on the session's Redis, or on a local Redis Cluster."""
+    env = {**os.environ, "REDIS_URL": store.url, "CLOISTER_PREFIX": key_prefix}
     env["CLOISTER_BOT_DELAY"] = "0"
     procs = [start_server_process(env) for _ in range(2)]
     try:

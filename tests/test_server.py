@@ -262,7 +262,10 @@ async def test_chat_reaches_everyone_and_never_touches_the_game(base: str) -> No
         assert event["text"].endswith("says: Pass now and I will pass too.")
     # the game did not move: same view and choices, and the promise binds nobody
     assert (b.view, b.legal) == before[1:]
-    assert (await a.chat("again?", cid="talk-1"))["duplicate"] is True
+    resent = await a.chat("Pass now and I will pass too.", cid="talk-1")
+    assert resent["duplicate"] is True
+    other = await a.chat("again?", cid="talk-1")  # another text under a used id (issue 14)
+    assert (other["type"], other["code"]) == ("rejected", "command_id_reused")
     refusals = [
         (watcher, "spectators may not talk", "spectator"),
         (a, "   ", "chat_empty"),

@@ -32,6 +32,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from protocol import Rejected, ServerMessage
 
+from ..client import ApiError
 from .clocks import clock_line
 from .frame import Frame, log_lines
 from .games import GameUI, ui_for
@@ -48,6 +49,7 @@ KEYS_PLAY = (
     "? on an empty line, or F1: this help.     F2: the list of legal moves.",
     "say TEXT: talk to the table (outside the rules, never binding).",
     "leave: a bot plays on for you; retake: take your seat back (also after a timeout).",
+    "Ctrl+Z (or typing undo): take back your last move, up to the information horizon.",
     "PageUp/PageDown: scroll the log.  Ctrl+Up/Ctrl+Down: scroll the board.",
     "Ctrl+Q (or typing quit): leave; the game goes on, `cloister play` comes back.",
 )
@@ -77,6 +79,7 @@ class CloisterApp(App[int]):
         Binding("f1", "help", "help", priority=True),
         Binding("question_mark", "help_key", "help", priority=True),
         Binding("f2", "moves", "moves", priority=True),
+        Binding("ctrl+z", "undo", "undo", priority=True),
         Binding("left", "step(-1)", "back", priority=True),
         Binding("right", "step(1)", "forward", priority=True),
         Binding("home", "go_to('first')", "start", priority=True),
@@ -94,7 +97,7 @@ class CloisterApp(App[int]):
     ]
     MODE_ACTIONS: ClassVar[dict[str, set[str]]] = {
         # Plain keys (q, ?, Up, Down) belong to the move line while playing.
-        "play": {"help", "moves", "page", "board_scroll", "quit"},
+        "play": {"help", "moves", "undo", "page", "board_scroll", "quit"},
         "watch": {"help", "help_key", "page", "board_scroll", "scroll_key", "quit", "quit_key"},
         "replay": {
             "help",
@@ -277,6 +280,9 @@ class CloisterApp(App[int]):
         if lowered.startswith("say "):
             self.say(text[4:].strip())
             return
+        if lowered == "undo" and self.mode == "play":
+            self.undo()
+            return
         if lowered in ("leave", "retake") and self.mode == "play":
             self.seat_request(lowered)
             return
@@ -348,6 +354,28 @@ class CloisterApp(App[int]):
             return
         if isinstance(reply, Rejected):
             self.message(f"Not said: {reply.message}", "red")
+
+    def action_undo(self) -> None:
+        self.undo()
+
+    @work(exclusive=True, group="send")
+    async def undo(self) -> None:
+        """Take back my last move (``GameClient.undo``); the server says why not when it
+        may not (which event was the information horizon)."""
+        if not isinstance(self.source, LiveSource):
+            return
+        try:
+            done = await self.source.client.undo()
+        except ApiError as exc:
+            self.message(f"Cannot undo: {exc.message}", "red")
+            return
+        except Exception as exc:
+            self.message(f"Not sent: {exc}", "red")
+            return
+        n = int(done.get("commands", 1))
+        self.message(
+            f"Taken back: your last {n} moves." if n > 1 else "Taken back: your last move.", "green"
+        )
 
     @work(group="seat")
     async def seat_request(self, what: str) -> None:

@@ -106,9 +106,14 @@ class Frame:
 def log_lines(events: Sequence[WireEvent], upto: int | None = None) -> list[tuple[int, str]]:
     """``(version, sentence)`` for every event that has a sentence (the narrator's
     ``WireEvent.text``). Bookkeeping events come with no text and are no log lines; an event
-    name is never shown in its place."""
+    name is never shown in its place. A move taken back by an undo (``cloister.Undone``)
+    keeps its line, marked "(taken back)"."""
+    undone: set[int] = set()
+    for e in events:
+        if e.type == "cloister.Undone" and isinstance(e.data.get("to_version"), int):
+            undone.update(range(e.data["to_version"] + 1, e.version))
     return [
-        (e.version, e.text)
+        (e.version, f"{e.text} (taken back)" if e.version in undone else e.text)
         for e in events
         if e.text and e.type != "Hidden" and (upto is None or e.version <= upto)
     ]

@@ -63,6 +63,8 @@ export const getEvents = (id, token, since) =>
   api("GET", `/api/games/${encodeURIComponent(id)}/events${since != null ? `?since=${since}` : ""}`, undefined, token);
 /** Printed names and rules text of a game type's cards, tiles and tasks (the narrator's data). */
 export const getGlossary = (type) => api("GET", `/api/types/${encodeURIComponent(type)}/glossary`);
+/** A finished game re-decided by the server from its revealed seed (docs/api.md). */
+export const verifyGame = (id) => api("GET", `/api/games/${encodeURIComponent(id)}/verify`);
 export const getView = (id, version, token) =>
   api("GET", `/api/games/${encodeURIComponent(id)}/view${version != null ? `?version=${version}` : ""}`, undefined, token);
 

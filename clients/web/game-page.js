@@ -11,6 +11,7 @@ import { rendererFor, safeRender } from "./games/index.js";
 import { gameTypes, glossary, seatName, linkTo, shareField, resultPanel, breakdownFromResult, seatColour, settings, winnerSentence } from "./common.js";
 import { playersPanel, logRows, detailPanel, dialogBody } from "./ui.js";
 import { Clocks, clockView, seatControls, tick } from "./clock.js";
+import { Undo, undoButton, reportButton, undoneVersions } from "./table-tools.js";
 
 /** @typedef {import("./types.js").Command} Command */
 /** @typedef {import("./types.js").RenderCtx} RenderCtx */
@@ -82,6 +83,7 @@ export class GamePage {
     this.chatIds = new Set();
     this.clocks = new Clocks();
     this.stopTick = tick(this.clocks, () => this.update());
+    this.undo = new Undo(id, () => this.record?.token, () => this.update());
     this.dialogRef = createRef();
     this.logRef = createRef();
     this.boardRef = createRef();
@@ -356,6 +358,7 @@ export class GamePage {
         if (statusChanged || st.status === "finished") this.refreshSummary();
         if (st.status === "finished") this.loadReview();
         if (!st.events.length && st.version) this.loadHistory();
+        this.undo.refresh(st.seat === null ? null : st.version, st.status);
         this.update();
       },
       onUpdate: (msg) => {
@@ -366,6 +369,7 @@ export class GamePage {
         st.events.push(...(msg.events || []));
         if (statusChanged) this.refreshSummary();
         if (st.status === "finished") this.loadReview();
+        this.undo.refresh(st.seat === null ? null : st.version, st.status);
         this.update();
       },
       onAccepted: (msg) => {
@@ -509,6 +513,7 @@ function toolsView(p) {
         ${shareField("Link for spectators", linkTo(`#/watch/${id}`), "Shows public information only.", "share-watch")}
       </div>
     </details>
+    ${p.st.status === "running" ? reportButton(id, p.mode === "play" ? p.record?.token : null) : nothing}
     <details class="settings-box">
       <summary>Settings</summary>
       <div class="popover">
@@ -621,7 +626,7 @@ function actionsView(p, ctx) {
   }
   return html`<section class="actions panel" aria-labelledby="actions-h">
     <div class="panel-head"><h2 id="actions-h">Actions</h2>
-      <div class="action-toolbar" role="toolbar" aria-label="Game actions"></div></div>
+      <div class="action-toolbar" role="toolbar" aria-label="Game actions">${st.status === "running" ? undoButton(p.undo, st.seat) : nothing}</div></div>
     <div class="actions-body" tabindex="0" role="region" aria-label="Legal moves">${seatControls({ clocks: p.clocks, seat: st.seat, running: st.status === "running", leave: () => p.seatRequest("leave"), retake: () => p.seatRequest("retake") })}${body}${st.busy ? html`<p class="muted" role="status">Sending…</p>` : nothing}</div>
   </section>`;
 }
@@ -645,7 +650,7 @@ function logView(p) {
   const colourOf = (e) => (typeof e.data?.seat === "number" ? p.colour(e.data.seat) : null);
   return html`<section class="log-panel panel" aria-labelledby="log-h">
     <h2 id="log-h">Log</h2>
-    <ol class="log" id="log" aria-label="Game log" tabindex="0" ${ref(p.logRef)}>${logRows(st.events.slice(-400), { colourOf })}</ol>
+    <ol class="log" id="log" aria-label="Game log" tabindex="0" ${ref(p.logRef)}>${logRows(st.events.slice(-400), { colourOf, undone: undoneVersions(st.events) })}</ol>
     ${st.seat !== null ? html`<form class="chat-form" id="chat-form" @submit=${(e) => p.chat(e)}>
       <input type="text" id="chat-input" maxlength="500" autocomplete="off" placeholder="Say something to the table (not binding)" aria-label="Chat message">
       <button type="submit">Say</button></form>` : html`<form class="chat-form" id="chat-form" hidden></form>`}

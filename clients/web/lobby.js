@@ -159,7 +159,8 @@ function defaults(type) {
 
 function describeDefaults(type) {
   // Options marked for another mode ("Difficulty (solo)") say nothing about the default game.
-  return (type.options || []).filter((o) => !/\((solo|duel)\)/i.test(o.label || "")).map((o) => `${o.label || humanize(o.name)}: ${o.default}`).join(" · ");
+  // The platform's clock and absence options are the same for every game: not repeated here.
+  return (type.options || []).filter((o) => !/\((solo|duel)\)/i.test(o.label || "") && o.name !== "clock" && o.name !== "absent").map((o) => `${o.label || humanize(o.name)}: ${o.default}`).join(" · ");
 }
 
 /** @param {Lobby} l */

@@ -4,10 +4,11 @@
 // review audience, i.e. the full reveal. A controller holds the state; `replayView` draws it.
 import { html, render, nothing, ref, createRef } from "./lit.js";
 import { humanize } from "./dom.js";
-import { getGame, getEvents, getView, seats } from "./api.js";
+import { getGame, getEvents, getView, verifyGame, seats } from "./api.js";
 import { rendererFor, safeRender } from "./games/index.js";
 import { glossary, seatName, resultPanel, breakdownFromResult, seatColour } from "./common.js";
 import { playersPanel, logRows, detailPanel } from "./ui.js";
+import { forkForm, undoneVersions } from "./table-tools.js";
 
 /** @typedef {import("./types.js").RenderCtx} RenderCtx */
 
@@ -59,6 +60,8 @@ class ReplayPage {
     this.detail = null;
     this.pinned = false;
     this.logRef = createRef();
+    /** @type {{verified: boolean, code?: string|null, message: string}|null} */
+    this.verdict = null; // the server's re-deciding of a finished game (GET …/verify)
     this.onKey = (e) => {
       if (e.target.closest("input, select, textarea")) return;
       if (e.key === "ArrowRight") { this.go(this.pos + 1); e.preventDefault(); }
@@ -96,6 +99,20 @@ class ReplayPage {
     }
     if (this.pos > this.max) this.pos = this.max;
     await this.go(this.pos, true);
+    this.verify();
+  }
+
+  /** Ask the server to re-decide the finished game from its revealed seed (once). */
+  async verify() {
+    if (this.summary.status !== "finished" || this.verdict) return;
+    this.verdict = { verified: false, code: "checking", message: "Checking the game against its rules and its revealed seed…" };
+    this.update();
+    try {
+      this.verdict = await verifyGame(this.id);
+    } catch (err) {
+      this.verdict = { verified: false, code: err.code, message: `The check could not be made: ${err.message}` };
+    }
+    this.update();
   }
 
   async grow() {
@@ -109,6 +126,7 @@ class ReplayPage {
         this.max = res.version ?? this.max;
         if (atEnd && !this.playing) await this.go(this.max, true);
         else this.update();
+        this.verify();
       }
     } catch { /* try later */ }
   }
@@ -247,6 +265,7 @@ function replayView(r) {
       <div class="game-tools">
         ${s.status !== "finished" ? html`<a class="button-link" href=${`#/watch/${r.id}`}>Watch live</a>` : nothing}
         ${r.record && s.status !== "finished" ? html`<a class="button-link" href=${`#/game/${r.id}`}>Back to my seat</a>` : nothing}
+        ${forkForm(r)}
       </div>
     </div>
     <div class="banner" role="status" aria-live="polite">${banner}</div>
@@ -272,12 +291,29 @@ function replayView(r) {
       </div>
       <aside class="side">
         ${playersPanel({ seats: s.seats, lines, me: null, toAct: v < r.max ? toAct : [], running: v < r.max || s.status !== "finished", name: (x) => seatName(s, x), colour: (x) => (ctx ? ctx.colour(x) : seatColour(x)) })}
+        ${r.verdict ? verifyPanel(r.verdict) : nothing}
         <section class="log-panel panel" aria-labelledby="events-h"><h2 id="events-h">Events</h2>
-          <ol class="log" id="log" aria-label="Events up to this step" tabindex="0" ${ref(r.logRef)}>${logRows(r.events.filter((e) => e.version <= v), { current: v })}</ol>
+          <ol class="log" id="log" aria-label="Events up to this step" tabindex="0" ${ref(r.logRef)}>${logRows(r.events.filter((e) => e.version <= v), { current: v, undone: undoneVersions(r.events) })}</ol>
         </section>
       </aside>
     </div>
   </section>`;
+}
+
+/** Provably fair: the result of the server's re-deciding, in words.
+ * @param {{verified: boolean, code?: string|null, message: string}} v */
+function verifyPanel(v) {
+  const title = v.verified ? "Fair play verified"
+    : v.code === "checking" ? "Checking fair play…"
+    : v.code === "unverifiable_log" ? "Cannot be verified"
+    : v.code === "log_mismatch" ? "Not verified: the log differs from the rules"
+    : "Fair play not checked";
+  const cls = v.verified ? "ok" : v.code === "log_mismatch" ? "bad" : "muted";
+  const words = v.verified
+    ? "Every shuffle, draw and roll was re-run from the seed revealed at the end, which matches the promise made when the game was created; every move gave exactly the events in this log."
+    : v.message;
+  return html`<section class="panel verify verify-${cls}" aria-labelledby="verify-h" role="status">
+    <h2 id="verify-h">${title}</h2><p>${words}</p></section>`;
 }
 
 // Timeline icons as SVG (emoji or media glyphs are missing from many fonts).

@@ -163,9 +163,10 @@ export function playersPanel(p) {
 }
 
 /**
- * Log rows: runs of hidden events fold into one line; `current` marks one version (replay).
+ * Log rows: runs of hidden events fold into one line; `current` marks one version (replay);
+ * versions in `undone` (taken back by an undo) are struck out.
  * @param {WireEvent[]} events
- * @param {{current?: number, colourOf?: (e: WireEvent) => string|null}} [o]
+ * @param {{current?: number, colourOf?: (e: WireEvent) => string|null, undone?: Set<number>}} [o]
  */
 export function logRows(events, o = {}) {
   /** @type {Array<WireEvent & {versions: number[], count?: number}>} */
@@ -193,7 +194,7 @@ export function logRows(events, o = {}) {
     let t = r.text || "Something happened out of sight";
     if (r.count && r.count > 1) t = `${r.count} things happened out of sight`;
     const colour = o.colourOf?.(r) || null;
-    return html`<li class=${classMap({ "log-entry": true, "hidden-event": r.type === "Hidden", "chat-line": r.type === "cloister.Chat", current: isCurrent })}
+    return html`<li class=${classMap({ "log-entry": true, "hidden-event": r.type === "Hidden", "chat-line": r.type === "cloister.Chat", undone: !!o.undone?.has(r.version), current: isCurrent })}
         data-version=${r.version} aria-current=${isCurrent ? "step" : nothing} style=${colour ? `--seat:${colour}` : ""}>
       <span class="log-mark" aria-hidden="true"></span><span class="log-text">${t}</span></li>`;
   });

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..bots import RandomBot
-from ..registry import GameType
+from ..game import GameType
 from .bots import GreedyBot
 from .game import CampusGalli
 

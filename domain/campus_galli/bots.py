@@ -3,6 +3,10 @@
 A placement is worth its master builder (level I) or tiles (level II+), the seals of the tasks
 it fulfils, a little for covering wooden spaces, and minus the lazy monks it costs. Cards are
 chosen by the best placement they allow; bag draws count the average over the bag.
+
+It sees only its seat's view: :func:`public_state` rebuilds from it the public parts of the
+state its valuations read (never another hand, a next-year pile or the task deck), and a
+section being moved is laid where one of the seat's legal commands puts it.
 """
 
 from __future__ import annotations
@@ -10,13 +14,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from ..bots import legal_list
-from ..game import Game
+from ..bots import SeatView
 from ..randomness import Rng
 from ..viewers import Seat
 from . import commands as C
-from .content import ACTIONS, COLOURS, SECTIONS, TASKS
-from .geometry import Placement, ring_fast
+from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
+from .geometry import Placement, cell_xy, mask_of, placement, ring_fast
 from .rules.queries import (
     ALL_BUILDING_MASK,
     LAY_TASKS,
@@ -31,9 +34,104 @@ from .rules.queries import (
     satisfied,
     uncovered_wooden,
 )
-from .state import State, Turn
+from .state import Monk, Player, State, Turn
 
-__all__ = ["GreedyBot"]
+__all__ = ["GreedyBot", "public_state"]
+
+_XY_CELL = {cell_xy(c): c for c in range(PLAN.width * PLAN.height)}
+
+
+def _mask(cells: Any) -> int:
+    return mask_of(_XY_CELL[(x, y)] for x, y in cells)
+
+
+def public_state(view: dict[str, Any]) -> State:
+    """The parts of the state the greedy bot's queries read, rebuilt from ``view`` alone.
+
+    Everything it reads is public: the plan (sections laid, monks, the building sides, the
+    cordon), the hut, the bag by shape and colour (any sections of that shape and colour
+    will do: they are alike), the task board and each player's tiles and monks; the seat's
+    own hand comes from its view. Other hands, next-year piles and the task deck stay empty.
+    """
+    placed = tuple((s["id"], _mask(s["cells"])) for s in view["sections_placed"])
+    cover = 0
+    for _, m in placed:
+        cover |= m
+    hut = frozenset(view["hut"])
+    taken = hut | {s for s, _ in placed}
+    bag: set[str] = set()
+    for shape, colours in view["bag"]["by_shape"].items():
+        for colour, count in colours.items():
+            alike = sorted(
+                s
+                for s, sec in SECTIONS.items()
+                if sec.shape == shape and sec.colour == colour and s not in taken
+            )
+            bag.update(alike[:count])
+    players = tuple(
+        Player(
+            hand=tuple(p["hand"] or ()),
+            selected=p["selected"],
+            used=tuple(p["used"]),
+            library=tuple(p["library"]),
+            guests=tuple(p["guests"]),
+            fulfilled=tuple(p["fulfilled"]),
+            good_coop=p["good_coop"],
+            tiles=tuple(p["tiles"][c] for c in COLOURS),
+            supply=p["monks_in_supply"],
+            passed=p["passed_special"],
+            begged=p["begged"],
+        )
+        for p in view["players"]
+    )
+    monks = tuple(
+        Monk(
+            owner=m["owner"],
+            kind=m["kind"],
+            section=m["section"] or "",
+            building=m["building"] or "",
+            gap=_mask(m["cells"]),
+        )
+        for m in view["monks"]
+    )
+    t = view["turn"]
+    turn = None
+    if t is not None:
+        turn = Turn(
+            seat=t["seat"],
+            card=t["card"] or "",
+            stage=t["stage"],
+            selected=t["selected"] or "",
+            source=t["source"] or "",
+            holding=t["holding"] or "",
+            via=t["via"],
+            flips=t["flips_pending"],
+            rescore_left=t["rescore_left"],
+        )
+    return State(
+        level=view["level"],
+        n=view["players_count"],
+        mode=view["mode"],
+        phase=view["phase"],
+        round_no=view["round"],
+        year=view["year"],
+        players=players,
+        construction=frozenset(
+            b["letter"] for b in view["buildings"] if b["side"] == "construction"
+        ),
+        placed=placed,
+        cover=cover,
+        monks=monks,
+        cordon=view["cordon"] or "",
+        hut=hut,
+        bag=frozenset(bag),
+        board=tuple((b["card"], b["status"]) for b in view["task_board"]),
+        task_discard=tuple(view["task_discard"]),
+        set_aside=tuple(view["set_aside"]),
+        reminders=tuple(view["collapse_reminders"]),
+        tile_supply=tuple(view["tile_supply"][c] for c in COLOURS),
+        turn=turn,
+    )
 
 
 @cache
@@ -204,17 +302,25 @@ def _card_value(state: State, seat: Seat, card_id: str, memo: dict[str, float]) 
 class GreedyBot:
     name = "greedy"
 
-    def choose(self, game: Game[Any, Any, Any], state: Any, seat: Seat, rng: Rng) -> Any:
-        legal = legal_list(game, state, seat)
+    def choose(self, seen: SeatView, rng: Rng) -> Any:
+        legal = list(seen.legal)
         if len(legal) == 1:
             return legal[0]
+        seat = seen.seat
+        state = public_state(seen.view)
         first = legal[0]
         memo: dict[str, float] = {}
         if isinstance(first, C.SelectActionCard):
             return max(legal, key=lambda c: _card_value(state, seat, c.card, memo))
         if isinstance(first, C.PlaceSection) and state.turn is not None:
             section = state.turn.holding
-            placements = legal_placements(state, SECTIONS[section].shape, state.turn.moving)
+            shape = SECTIONS[section].shape
+            placements = tuple(
+                p
+                for c in legal
+                if isinstance(c, C.PlaceSection)
+                and (p := placement(shape, c.x, c.y, c.orientation)) is not None
+            )
             _, best = _best_placement(state, seat, section, placements)
             if best is not None:
                 return C.PlaceSection(best.x, best.y, best.orientation)

@@ -2,57 +2,56 @@
 
 from __future__ import annotations
 
-import attrs
-
+from ..secrets import event, secret
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed
 from ..viewers import Seat
 
 __all__ = ["EVENT_TYPES", "Event"]
 
 
-@attrs.frozen
+@event
 class TaskDeckShuffled:
     count: int
-    order: tuple[str, ...] | None  # server only
+    order: tuple[str, ...] | None = secret()  # server only
 
 
-@attrs.frozen
+@event
 class ActionPileFormed:
     """A player's shuffled face-down "this year" pile (unknown even to its owner)."""
 
     seat: Seat
     count: int
-    cards: tuple[str, ...] | None  # server only
+    cards: tuple[str, ...] | None = secret()  # server only
 
 
-@attrs.frozen
+@event
 class UnfinishedPileFormed:
     pile: str
     count: int
     face_up: str
-    cards: tuple[str, ...] | None  # server only
+    cards: tuple[str, ...] | None = secret()  # server only
 
 
-@attrs.frozen
+@event
 class StartingTileDrawn:
     seat: Seat
     tile: str
 
 
-@attrs.frozen
+@event
 class GameStarted:
     level: int
     players: int
     mode: str
 
 
-@attrs.frozen
+@event
 class RoundStarted:
     round_no: int
     year: int
 
 
-@attrs.frozen
+@event
 class TaskRevealed:
     """The top task card; status open | brown | event | halt | discarded | set_aside."""
 
@@ -60,7 +59,7 @@ class TaskRevealed:
     status: str
 
 
-@attrs.frozen
+@event
 class BuildingFlipped:
     building: str
     reason: str  # task | completion | expansion
@@ -68,7 +67,7 @@ class BuildingFlipped:
     pay: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@event
 class DuesPaid:
     """All tiles go back to the supply; ``kept`` (one of each colour in stock) comes back."""
 
@@ -76,7 +75,7 @@ class DuesPaid:
     kept: tuple[str, ...] = ("R", "B", "G", "Y")
 
 
-@attrs.frozen
+@event
 class EventStarted:
     """An event card needs answers from ``seats`` in this order; dice are per seat."""
 
@@ -86,7 +85,7 @@ class EventStarted:
     target: str = ""
 
 
-@attrs.frozen
+@event
 class EventPaid:
     seat: Seat
     pay: tuple[str, ...]
@@ -94,69 +93,69 @@ class EventPaid:
     building: str = ""
 
 
-@attrs.frozen
+@event
 class EventDeclined:
     seat: Seat
     lose: str = ""
 
 
-@attrs.frozen
+@event
 class EventEnded:
     card: str
 
 
-@attrs.frozen
+@event
 class SectionRemoved:
     section: str
     reason: str  # collapse | storm
 
 
-@attrs.frozen
+@event
 class ActionPileReformed:
     seat: Seat
     count: int
-    cards: tuple[str, ...] | None  # server only
+    cards: tuple[str, ...] | None = secret()  # server only
 
 
-@attrs.frozen
+@event
 class ActionCardsDrawn:
     seat: Seat
     count: int
-    cards: tuple[str, ...] | None  # the seat only
+    cards: tuple[str, ...] | None = secret(owner="seat")  # the seat only
 
 
-@attrs.frozen
+@event
 class TurnStarted:
     seat: Seat
     card: str
     stage: str  # source | act | hut | beg
 
 
-@attrs.frozen
+@event
 class SourceChosen:
     seat: Seat
     source: str
 
 
-@attrs.frozen
+@event
 class BegDeclared:
     seat: Seat
 
 
-@attrs.frozen
+@event
 class Begged:
     seat: Seat
     tiles: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class TilesExchanged:
     seat: Seat
     give: tuple[str, ...]
     take: str
 
 
-@attrs.frozen
+@event
 class SectionTaken:
     seat: Seat
     section: str
@@ -165,7 +164,7 @@ class SectionTaken:
     via: str = "action"  # action | special
 
 
-@attrs.frozen
+@event
 class SectionPlaced:
     seat: Seat
     section: str
@@ -175,7 +174,7 @@ class SectionPlaced:
     cells: tuple[int, ...]
 
 
-@attrs.frozen
+@event
 class MonkPlaced:
     """A monk goes onto the plan. A lazy monk placed with an empty supply is the own monk
     ``replaces`` names (``kind:section-or-letter``) taken off the plan (DD-16); with
@@ -189,24 +188,24 @@ class MonkPlaced:
     replaces: str = ""
 
 
-@attrs.frozen
+@event
 class TilesGained:
     seat: Seat
     tiles: tuple[str, ...]
     reason: str
 
 
-@attrs.frozen
+@event
 class BuildingCompleted:
     building: str
 
 
-@attrs.frozen
+@event
 class FlipDeclined:
     seat: Seat
 
 
-@attrs.frozen
+@event
 class GapsChecked:
     """The lazy monks this lay owes, one per new empty space of 1-3 wooden spaces.
 
@@ -220,44 +219,44 @@ class GapsChecked:
     each_placed: bool = False
 
 
-@attrs.frozen
+@event
 class BuildForfeited:
     seat: Seat
 
 
-@attrs.frozen
+@event
 class BookProduced:
     seat: Seat
     card: str
     pay: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class GuestArrived:
     seat: Seat
     card: str
     pay: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class CardRescored:
     seat: Seat
     card: str
 
 
-@attrs.frozen
+@event
 class RescoreFinished:
     seat: Seat
 
 
-@attrs.frozen
+@event
 class ExchangesFinished:
     """The player ends the turn after the last exchanges: the end-of-turn tasks are judged."""
 
     seat: Seat
 
 
-@attrs.frozen
+@event
 class UnfinishedTaken:
     seat: Seat
     pile: str
@@ -265,42 +264,42 @@ class UnfinishedTaken:
     pay: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class TaskFulfilled:
     seat: Seat
     card: str
     pay: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@event
 class AlmsChosen:
     seat: Seat
     tiles: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class TurnEnded:
     seat: Seat
 
 
-@attrs.frozen
+@event
 class SpecialsStarted:
     order: tuple[Seat, ...]
 
 
-@attrs.frozen
+@event
 class SpecialPassed:
     seat: Seat
 
 
-@attrs.frozen
+@event
 class CordonRemoved:
     seat: Seat
     card: str
     pay: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class ReconstructionStarted:
     seat: Seat
     card: str
@@ -308,12 +307,12 @@ class ReconstructionStarted:
     pay: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class RoundEnded:
     round_no: int
 
 
-@attrs.frozen
+@event
 class GameEnded:
     scores: tuple[int, ...]
     team_score: int
@@ -419,3 +418,30 @@ EVENT_TYPES: tuple[type, ...] = (
     RoundEnded,
     GameEnded,
 )
+
+HORIZON_EVENTS: tuple[type, ...] = (
+    # set-up: shuffles and random tiles
+    TaskDeckShuffled,
+    ActionPileFormed,
+    UnfinishedPileFormed,
+    StartingTileDrawn,
+    GameStarted,
+    # a hidden card or tile comes to light, or a pile is reshuffled
+    TaskRevealed,
+    BuildingFlipped,
+    EventStarted,
+    ActionPileReformed,
+    ActionCardsDrawn,
+    ChoicesRevealed,
+    TurnStarted,
+    UnfinishedTaken,
+    # a turn, a phase or a round closes
+    ExchangesFinished,
+    TurnEnded,
+    SpecialsStarted,
+    RoundStarted,
+    RoundEnded,
+    GameEnded,
+)
+"""Information horizons (``domain.undo``): what a player can never take back. Taking a
+section from the bag (not the hut) draws blind: ``CampusGalli.is_horizon`` adds it."""

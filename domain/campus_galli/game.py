@@ -18,8 +18,10 @@ from .describe import prompt as _prompt
 from .describe import summary as _summary
 from .events import (
     EVENT_TYPES,
+    HORIZON_EVENTS,
     ActionPileFormed,
     GameStarted,
+    SectionTaken,
     StartingTileDrawn,
     TaskDeckShuffled,
     UnfinishedPileFormed,
@@ -61,6 +63,14 @@ class CampusGalli(GameBase):
     )
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
+
+    def is_horizon(self, event: Any) -> bool:
+        """Information horizons (``domain.undo``): ``HORIZON_EVENTS``, and a section taken
+        from the bag (a blind draw)."""
+        if isinstance(event, SectionTaken):
+            return event.source == "bag"
+        return isinstance(event, HORIZON_EVENTS)
+
     # Monks of St Gall, from its annals.
     bot_names: ClassVar[tuple[str, ...]] = (
         "Brother Notker",
@@ -174,9 +184,6 @@ class CampusGalli(GameBase):
         out = _view.view(state, viewer)
         out["prompt"] = _prompt(state, viewer)
         return out
-
-    def redact(self, event: Any, viewer: Viewer) -> Any:
-        return _view.redact(event, viewer)
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return _view.hidden_values(state, viewer)

@@ -1,27 +1,20 @@
-"""What each viewer may see: the view, redacted events and the secrets they must not see."""
+"""What each viewer may see: the view and the secrets they must not see (events are redacted
+by the kernel, ``domain.secrets``, from their declarations)."""
 
 from __future__ import annotations
 
 from functools import cache
 from typing import Any
 
-from ..simultaneous import ChoiceCommitted, SecretChoices
 from ..viewers import Viewer
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
-from .events import (
-    ActionCardsDrawn,
-    ActionPileFormed,
-    ActionPileReformed,
-    TaskDeckShuffled,
-    UnfinishedPileFormed,
-)
 from .geometry import cell_xy, cells_of
 from .rules.evolve import PILES
 from .rules.legal import SIMULTANEOUS_EVENTS, to_act
 from .rules.queries import ALL_LETTERS, is_complete, player_score
 from .state import State
 
-__all__ = ["card_info", "hidden_values", "redact", "view"]
+__all__ = ["card_info", "hidden_values", "view"]
 
 
 _XY = [list(cell_xy(c)) for c in range(21 * 14)]
@@ -253,25 +246,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     # The cached descriptions are shared, not copied: views are serialised, never mutated.
     out["cards"] = {c: _card_info(c) for c in sorted(shown) if c in ACTIONS or c in TASKS}
     return out
-
-
-def redact(event: Any, viewer: Viewer) -> Any:
-    if viewer.omniscient:
-        return event
-    match event:
-        case TaskDeckShuffled(count=count):
-            return TaskDeckShuffled(count, None)
-        case ActionPileFormed(seat=seat, count=count):
-            return ActionPileFormed(seat, count, None)
-        case ActionPileReformed(seat=seat, count=count):
-            return ActionPileReformed(seat, count, None)
-        case UnfinishedPileFormed(pile=pile, count=count, face_up=face_up):
-            return UnfinishedPileFormed(pile, count, face_up, None)
-        case ActionCardsDrawn(seat=seat, count=count):
-            return event if viewer.sees_seat(seat) else ActionCardsDrawn(seat, count, None)
-        case ChoiceCommitted():
-            return SecretChoices.redact(event, viewer)
-    return event
 
 
 def hidden_values(state: State, viewer: Viewer) -> frozenset[str]:

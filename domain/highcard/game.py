@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 import attrs
 
 from ..errors import GameOver, NotYourTurn, RuleViolation, UnknownCommand
-from ..game import GameBase, Options, OptionSpec, Result
+from ..game import GameBase, GameType, Options, OptionSpec, Result
 from ..narration import GlossaryEntry, Names, ScoreLine, Standing, join_words
 from ..randomness import Context
-from ..registry import GameType
+from ..secrets import event, secret
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
 from ..viewers import Seat, Viewer
 
@@ -51,35 +51,35 @@ Command = Draw | Pass | PlayCard
 
 
 # -- events ---------------------------------------------------------------------------------
-@attrs.frozen
+@event
 class DeckShuffled:
-    order: tuple[str, ...] | None  # secret: None for every client
+    order: tuple[str, ...] | None = secret()  # None for every client
 
 
-@attrs.frozen
+@event
 class CardsDealt:
     seat: Seat
-    cards: tuple[str, ...] | None  # visible to the seat only
+    cards: tuple[str, ...] | None = secret(owner="seat")
 
 
-@attrs.frozen
+@event
 class CardDrawn:
     seat: Seat
-    card: str | None  # visible to the seat only
+    card: str | None = secret(owner="seat")
 
 
-@attrs.frozen
+@event
 class Passed:
     seat: Seat
 
 
-@attrs.frozen
+@event
 class RoundWon:
     seat: Seat
     points: int
 
 
-@attrs.frozen
+@event
 class GameEnded:
     scores: tuple[int, ...]
 
@@ -127,6 +127,16 @@ class HighCard(GameBase):
         RoundWon,
         GameEnded,
     )
+    horizon_events: ClassVar[tuple[type, ...]] = (
+        DeckShuffled,
+        CardsDealt,
+        CardDrawn,
+        ChoicesRevealed,
+        RoundWon,
+        GameEnded,
+    )
+    """Information horizons (``domain.undo``): every draw, deal and reveal, and the end of a
+    round; a pass or a secret choice not yet revealed can be taken back."""
 
     bot_names: ClassVar[tuple[str, ...]] = ("Ada", "Bert", "Cleo", "Dev")
 
@@ -175,6 +185,8 @@ class HighCard(GameBase):
                     raise RuleViolation(
                         "cards are played only in the play phase", code="wrong_phase"
                     )
+                if seat not in state.choices.seats:
+                    raise NotYourTurn("you have no card to play this round")
                 if card not in state.hands[seat]:
                     raise RuleViolation("you do not hold that card", code="card_not_in_hand")
                 choices = state.choices.commit(seat, (card,))
@@ -326,20 +338,6 @@ class HighCard(GameBase):
             )
             for c in DECK
         }
-
-    def redact(self, event: Any, viewer: Viewer) -> Any:
-        if viewer.omniscient:
-            return event
-        match event:
-            case DeckShuffled():
-                return DeckShuffled(None)
-            case CardsDealt(seat=seat):
-                return event if viewer.sees_seat(seat) else CardsDealt(seat, None)
-            case CardDrawn(seat=seat):
-                return event if viewer.sees_seat(seat) else CardDrawn(seat, None)
-            case ChoiceCommitted():
-                return SecretChoices.redact(event, viewer)
-        return event
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         if viewer.omniscient:

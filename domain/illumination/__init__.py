@@ -8,7 +8,7 @@ generation), ``board`` (geometry, battles, the Monk's search), ``scoring``, ``vi
 from __future__ import annotations
 
 from ..bots import RandomBot
-from ..registry import GameType
+from ..game import GameType
 from .bots import GreedyBot
 from .game import GAME, Illumination
 

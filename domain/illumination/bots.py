@@ -1,24 +1,162 @@
-"""A greedy bot: one-ply lookahead on the public score, with cheap tie-breakers."""
+"""A greedy bot: one-ply lookahead on the public score, with cheap tie-breakers.
+
+It sees only its seat's view. To look one ply ahead it rebuilds a state from that view
+(:func:`public_state`): everything public as shown, and the pieces the seat cannot see
+(the face-down tile stacks, the Scriptorium decks, the other hand) filled with the
+components not visible anywhere, in an order of its own (a guess, never the real order),
+and no Crusade for the other side. A simulated command that would reveal a hidden piece
+(a refill from the stacks, a card drawn) therefore shows the bot a guess, as a player
+would have to guess."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..bots import legal_list
-from ..game import Game
+from ..bots import SeatView
 from ..randomness import Context, Rng
-from ..viewers import Seat
 from . import commands as cmd
 from .content import CONTENT
 from .decide import decide
 from .evolve import apply
 from .scoring import breakdown
-from .state import State
+from .state import Book, Pending, Player, State
 
-__all__ = ["GreedyBot"]
+__all__ = ["GreedyBot", "public_state"]
 
 TILES = CONTENT.tiles
 PASS_PENALTY = 1.5
+SIDES = {"REV": 0, "IRR": 1}
+
+
+def public_state(view: dict[str, Any], rng: Rng) -> State:
+    """A state that shows exactly what ``view`` shows; unseen pieces are ``rng``'s guess.
+
+    Only the view is read: the tile stacks are the side's tiles seen nowhere (on a Book, a
+    margin, an archway, a Sheep Pen, under gold leaf, in the box), cut into stacks of the
+    printed height; a deck is the side's cards seen nowhere (the other hand likewise).
+    """
+    seen_tiles: set[str] = set()
+    facedown: set[str] = set()
+    gold: list[tuple[str, tuple[str, ...]]] = []
+
+    def tile(t: dict[str, Any] | None) -> str | None:
+        if t is None:
+            return None
+        seen_tiles.add(t["id"])
+        seen_tiles.update(t["gold_leaf"])
+        if not t["faceup"]:
+            facedown.add(t["id"])
+        if t["gold_leaf"]:
+            gold.append((t["id"], tuple(t["gold_leaf"])))
+        return str(t["id"])
+
+    books = []
+    active: list[tuple[str, int]] = []
+    for b in view["books"]:
+        cells = tuple(tile(c["tile"]) for c in b["cells"])
+        drollery = next(i for i, c in enumerate(b["cells"]) if c["drollery"])
+        completed = b["completed_by"]
+        books.append(
+            Book(
+                layout=b["layout"],
+                drollery=drollery,
+                cells=cells,
+                closed=b["closed"],
+                completed_by=None if completed is None else SIDES[completed],
+            )
+        )
+        active += [(t, b["pos"]) for t in (tile(m) for m in b["margin"]) if t is not None]
+    pending = view["pending"]
+    lifted = None
+    if pending is not None and pending["tile"] is not None:
+        lifted = tile(pending["tile"])
+    mine = view["you"]
+    players = []
+    for side, pv in enumerate(view["players"]):
+        archways = tuple(tile(t) for row in pv["archways"] for t in row)
+        pen = tuple(t for t in (tile(x) for x in pv["sheep_pen"]) if t is not None)
+        seen_tiles.update(pv["boxed"])
+        players.append((side, pv, archways, pen))
+    out = []
+    for side, pv, archways, pen in players:
+        unseen = [t for t in CONTENT.tile_ids[side] if t not in seen_tiles]
+        unseen = list(rng.shuffled(unseen))
+        h = CONTENT.stack_height
+        stacks = tuple(tuple(unseen[i * h : (i + 1) * h]) for i in range(pv["stacks_remaining"]))
+        hand = tuple(pv["hand"] or ())
+        cards = [c for c in CONTENT.cards[side] if c not in hand and c not in pv["discard"]]
+        cards = list(rng.shuffled(cards))
+        if pv["hand"] is None:  # the other side's hand: a guess of the right size
+            hand, cards = tuple(cards[: pv["hand_count"]]), cards[pv["hand_count"] :]
+        monk = pv.get("monk")
+        extra: dict[str, Any] = {}
+        if monk is not None:
+            extra = {
+                "track": tuple(monk["track"][r] for r in CONTENT.rituals),
+                "pending_gold": tuple(monk["pending_gold_leaf"]),
+                "books_completed": tuple(monk["books_completed"]),
+                "last_die": monk["last_die"],
+                "card_box": CONTENT.cards[side],
+            }
+        out.append(
+            Player(
+                side=side,
+                human=pv["human"],
+                coins=pv["coins"],
+                tokens=tuple(pv["tokens"][r] for r in CONTENT.rituals),
+                archways=archways,
+                stacks=stacks,
+                sheep_pen=pen,
+                hand=hand if pv["human"] else (),
+                deck=tuple(cards[: pv["deck_count"]]),
+                discard=tuple(pv["discard"]),
+                crusade=pv["crusade"] if pv["side"] == mine else None,
+                markers=pv["markers"],
+                passed=pv["passed"],
+                boxed=tuple(pv["boxed"]),
+                **extra,
+            )
+        )
+    you = SIDES[mine] if mine is not None else 0
+    monastery = view["monastery"]
+    result = view["result"]
+    return State(
+        mode=view["mode"],
+        human_side=you if view["mode"] == "solo" else 0,
+        difficulty=view["difficulty"] or 0,
+        books_option="",
+        players=(out[0], out[1]),
+        phase=view["phase"],
+        books=tuple(books),
+        facedown=frozenset(facedown),
+        gold=tuple(gold),
+        abbot=monastery["abbot"],
+        ritual_spaces=tuple(
+            None if r["owner"] is None else SIDES[r["owner"]] for r in monastery["ritual_spaces"]
+        ),
+        book_spaces=tuple(None if o is None else SIDES[o] for o in monastery["book_spaces"]),
+        battle=tuple((b["REV"], b["IRR"]) for b in view["battle_cards"]),
+        supply=tuple(view["supply"][r] for r in CONTENT.rituals),
+        turn=SIDES[view["turn"]],
+        turn_no=view["turn_no"],
+        line_chosen=view["line_chosen"],
+        acted=view["phase"] == "play" and not view["can_pass"],
+        active=tuple(active),
+        discarding=view["discarding"],
+        pending=None
+        if pending is None
+        else Pending(
+            kind=pending["kind"],
+            side=SIDES[pending["side"]],
+            tile=lifted,
+            pos=pending["pos"],
+            origin_pos=pending["origin"][0],
+            origin_cell=pending["origin"][1] * 5 + pending["origin"][2],
+        ),
+        lifted=lifted if pending is not None and pending["kind"] == "exile" else None,
+        final=None if result is None else tuple(result["scores"][k] for k in SIDES),
+        winners=() if result is None else tuple(SIDES[k] for k in result["winners"]),
+    )
 
 
 def evaluate(state: State, side: int) -> float:
@@ -39,8 +177,10 @@ class GreedyBot:
 
     name = "greedy"
 
-    def choose(self, game: Game[Any, Any, Any], state: State, seat: Seat, rng: Rng) -> Any:
-        legal = legal_list(game, state, seat)
+    def choose(self, seen: SeatView, rng: Rng) -> Any:
+        legal = list(seen.legal)
+        seat = seen.seat
+        state = public_state(seen.view, Rng(rng.randint(0, 2**31)))
         side = state.side_of(seat)
         # Rituals are pure profit: claim the biggest set at once.
         claims = [c for c in legal if isinstance(c, cmd.ClaimRitual)]

@@ -7,99 +7,99 @@ the redacted copy a viewer without access receives.
 
 from __future__ import annotations
 
-import attrs
+from ..secrets import event, secret
 
 __all__ = ["EVENT_TYPES"]
 
 
 # -- setup -----------------------------------------------------------------------------------
-@attrs.frozen
+@event
 class BooksArranged:
     layouts: tuple[str, ...]
     drolleries: tuple[int, ...]
 
 
-@attrs.frozen
+@event
 class AbbotPlaced:
     station: int
 
 
-@attrs.frozen
+@event
 class DifficultyMarkersPlaced:
     side: int
     counts: tuple[int, ...]
     """Mystic Monk markers per Battle card (AD, KD, MR, DS)."""
 
 
-@attrs.frozen
+@event
 class TileStacksFormed:
     side: int
     count: int
-    stacks: tuple[tuple[str, ...], ...] | None
+    stacks: tuple[tuple[str, ...], ...] | None = secret()
     """Secret from everyone (server only)."""
 
 
-@attrs.frozen
+@event
 class ArchwaysFilled:
     side: int
     stacks_used: tuple[int, ...]
     archways: tuple[str | None, ...]
 
 
-@attrs.frozen
+@event
 class DeckShuffled:
     side: int
     size: int
-    order: tuple[str, ...] | None
+    order: tuple[str, ...] | None = secret()
     """Secret from everyone (server only)."""
 
 
-@attrs.frozen
+@event
 class DiscardReshuffled:
     side: int
     size: int
-    order: tuple[str, ...] | None
+    order: tuple[str, ...] | None = secret()
     """Secret from everyone (server only)."""
 
 
-@attrs.frozen
+@event
 class CardDrawn:
     side: int
     seat: int | None
     """The seat playing ``side``, who alone sees the card."""
     reason: str
     """``setup`` | ``bought`` | ``consolation``."""
-    card: str | None
+    card: str | None = secret(owner="seat")
     """Secret: visible to the drawing side only."""
 
 
-@attrs.frozen
+@event
 class ConsolationForfeited:
     side: int
 
 
-@attrs.frozen
+@event
 class CrusadeDealt:
     side: int
     seat: int | None
-    card: str | None
+    card: str | None = secret(owner="seat")
     """Secret: visible to the owner only until the end of the game."""
 
 
 # -- turn flow -------------------------------------------------------------------------------
-@attrs.frozen
+@event
 class TurnStarted:
     side: int
     turn_no: int
 
 
-@attrs.frozen
+@event
 class Passed:
     side: int
     forced: bool
 
 
-@attrs.frozen
+@event
 class LineChosen:
     side: int
     kind: str
@@ -108,21 +108,21 @@ class LineChosen:
     tiles: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class CoinsGained:
     side: int
     amount: int
     reason: str
 
 
-@attrs.frozen
+@event
 class TokenGained:
     side: int
     ritual: int
     reason: str
 
 
-@attrs.frozen
+@event
 class TilePlaced:
     side: int
     tile: str
@@ -133,7 +133,7 @@ class TilePlaced:
     gold_leaf: tuple[str, ...] = ()
 
 
-@attrs.frozen
+@event
 class TileLifted:
     side: int
     """The tile's owner."""
@@ -142,7 +142,7 @@ class TileLifted:
     cell: int
 
 
-@attrs.frozen
+@event
 class ExilePending:
     side: int
     """The owner, who chooses the new Quill."""
@@ -152,7 +152,7 @@ class ExilePending:
     origin_cell: int
 
 
-@attrs.frozen
+@event
 class ActiveTileMoved:
     side: int
     tile: str
@@ -161,14 +161,14 @@ class ActiveTileMoved:
     payment: tuple[int, ...]
 
 
-@attrs.frozen
+@event
 class TileToSheepPen:
     side: int
     tile: str
     auto: bool
 
 
-@attrs.frozen
+@event
 class AbbotMoved:
     station: int
     side: int
@@ -177,13 +177,13 @@ class AbbotMoved:
     """The Motus card when moved by Motus."""
 
 
-@attrs.frozen
+@event
 class CardBought:
     side: int
     payment: tuple[int, ...]
 
 
-@attrs.frozen
+@event
 class RitualClaimed:
     side: int
     ritual: int
@@ -193,12 +193,12 @@ class RitualClaimed:
     """False for the Mystic Monk, who pays no tokens."""
 
 
-@attrs.frozen
+@event
 class MarkersRebalanced:
     pair: int
 
 
-@attrs.frozen
+@event
 class BattleResolved:
     pos: int
     pair: int
@@ -209,7 +209,7 @@ class BattleResolved:
     flipped: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class BattleTied:
     pos: int
     pair: int
@@ -217,43 +217,43 @@ class BattleTied:
     strength: int
 
 
-@attrs.frozen
+@event
 class BookClosed:
     pos: int
     side: int
 
 
-@attrs.frozen
+@event
 class BookMarkerPlaced:
     pos: int
     side: int
 
 
-@attrs.frozen
+@event
 class TokenChoicePending:
     side: int
 
 
-@attrs.frozen
+@event
 class TokenChosen:
     side: int
     ritual: int
 
 
-@attrs.frozen
+@event
 class CardPlayed:
     side: int
     card: str
 
 
-@attrs.frozen
+@event
 class ArchwaysSwapped:
     side: int
     first: int
     second: int
 
 
-@attrs.frozen
+@event
 class LinesSwapped:
     side: int
     kind: str
@@ -261,20 +261,20 @@ class LinesSwapped:
     second: int
 
 
-@attrs.frozen
+@event
 class DiscardRequired:
     side: int
     count: int
 
 
-@attrs.frozen
+@event
 class ItemDiscarded:
     side: int
     item: int
     """-1 for a coin, else the ritual index."""
 
 
-@attrs.frozen
+@event
 class StackFlipped:
     side: int
     stack: int
@@ -283,7 +283,7 @@ class StackFlipped:
     """Archway index per tile (None-free); leftovers go back on top of the stacks."""
 
 
-@attrs.frozen
+@event
 class GameEnded:
     scores: tuple[int, int]
     """Per side (REV, IRR)."""
@@ -294,7 +294,7 @@ class GameEnded:
 
 
 # -- Mystic Monk -----------------------------------------------------------------------------
-@attrs.frozen
+@event
 class MonkDieRolled:
     value: int
     kind: str
@@ -302,30 +302,30 @@ class MonkDieRolled:
     rerolled: bool
 
 
-@attrs.frozen
+@event
 class MonkTrackAdvanced:
     ritual: int
     position: int
     fired: bool
 
 
-@attrs.frozen
+@event
 class MonkRitualNoSet:
     ritual: int
 
 
-@attrs.frozen
+@event
 class MonkStackFormed:
     pos: int
     tiles: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class GoldLeafPending:
     tile: str
 
 
-@attrs.frozen
+@event
 class MonkTileDiscarded:
     tile: str
 
@@ -375,3 +375,35 @@ EVENT_TYPES: tuple[type, ...] = (
     GoldLeafPending,
     MonkTileDiscarded,
 )
+
+HORIZON_EVENTS: tuple[type, ...] = (
+    # set-up: every random placement
+    BooksArranged,
+    AbbotPlaced,
+    DifficultyMarkersPlaced,
+    TileStacksFormed,
+    # a face-down tile or card comes to light, or a deck is (re)shuffled
+    ArchwaysFilled,
+    DeckShuffled,
+    DiscardReshuffled,
+    CardDrawn,
+    CrusadeDealt,
+    StackFlipped,
+    MonkStackFormed,
+    MonkTileDiscarded,
+    # a card from a hand shown to the table
+    CardPlayed,
+    # a roll of the Mystic Monk's die
+    MonkDieRolled,
+    # the turn passes: the other side's turn begins
+    TurnStarted,
+    GameEnded,
+)
+"""Information horizons (``domain.undo``) by type; ``is_horizon`` adds the Abbot moved by a
+Motus card (the card is shown)."""
+
+
+def is_horizon(event: object) -> bool:
+    if isinstance(event, AbbotMoved):
+        return event.card is not None
+    return isinstance(event, HORIZON_EVENTS)

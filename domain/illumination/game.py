@@ -24,7 +24,6 @@ from .scoring import breakdown as _breakdown
 from .state import Player, State
 from .turn import Turn
 from .view import hidden_values as _hidden
-from .view import redact as _redact
 from .view import view as _view
 
 __all__ = ["GAME", "Illumination"]
@@ -93,6 +92,10 @@ class Illumination(GameBase):
     )
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = ev.EVENT_TYPES
+
+    def is_horizon(self, event: Any) -> bool:
+        """Information horizons (``domain.undo``): ``events.is_horizon``."""
+        return ev.is_horizon(event)
     bot_names: ClassVar[tuple[str, ...]] = (
         "Brother Anselm",
         "Sister Ende",
@@ -219,9 +222,6 @@ class Illumination(GameBase):
         out = _view(state, viewer, sorted(self.to_act(state)))
         out["prompt"] = _prompt(state, viewer)
         return out
-
-    def redact(self, event: Any, viewer: Viewer) -> Any:
-        return _redact(event, viewer)
 
     def result(self, state: State) -> Result | None:
         if state.final is None:

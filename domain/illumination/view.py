@@ -1,18 +1,16 @@
-"""What each viewer sees (the hidden-information matrix, reference §4), and event redaction."""
+"""What each viewer sees (the hidden-information matrix, reference §4); events are redacted by
+the kernel (``domain.secrets``) from their declarations."""
 
 from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from ..viewers import Viewer
-from . import events as ev
 from .content import CONTENT
 from .scoring import breakdown
 from .state import State
 
-__all__ = ["hidden_values", "redact", "view"]
+__all__ = ["hidden_values", "view"]
 
 TILES = CONTENT.tiles
 SIDE_KEYS = ("REV", "IRR")
@@ -207,18 +205,3 @@ def hidden_values(state: State, viewer: Viewer) -> frozenset[str]:
             crusades.discard(p.crusade)
         hidden |= crusades
     return frozenset(hidden)
-
-
-def redact(event: Any, viewer: Viewer) -> Any:
-    if viewer.omniscient:
-        return event
-    match event:
-        case ev.TileStacksFormed():
-            return attrs.evolve(event, stacks=None)
-        case ev.DeckShuffled() | ev.DiscardReshuffled():
-            return attrs.evolve(event, order=None)
-        case ev.CardDrawn(seat=seat) | ev.CrusadeDealt(seat=seat):
-            if viewer.seat is not None and seat == viewer.seat:
-                return event
-            return attrs.evolve(event, card=None)
-    return event

@@ -7,7 +7,7 @@ every design decision beyond the implementation reference.
 from __future__ import annotations
 
 from ..bots import RandomBot
-from ..registry import GameType
+from ..game import GameType
 from .bots import GreedyBot
 from .game import RoadToEnlightenment
 

@@ -1,9 +1,14 @@
 """A better-than-random bot for Road to Enlightenment.
 
-The greedy bot plays the economy and the culture race rather than the map: it builds a
-census stack for slot 2 on census turns, a luminary action for slot 1, an income stack for
-slot 3, drafts the strongest cards, defends its cities with its military luminaries and
-never starts a war. Every choice is one of ``legal_commands``.
+The greedy bot plays the economy and the culture race first: it builds a census stack for
+slot 2 on census turns, a luminary action for slot 1, an income stack for slot 3, drafts the
+strongest cards and defends its cities with its military luminaries. It attacks when it
+pays: a city it expects to take by force (its stack's [military], coins and army or navy
+against the defence and the average of the defence dice), with upkeep it can afford, and
+no weak luminary action to take instead.
+
+It sees only its seat's view (``SeatView``): its own hand, plan and stacks, the public map,
+tracks and combat; never another hand or a deck. Every choice is one of ``seen.legal``.
 """
 
 from __future__ import annotations
@@ -11,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots import legal_list
-from ..game import Game
+from ..bots import SeatView
 from ..randomness import Rng
-from ..viewers import Seat
 from .commands import (
     ConfirmSlots,
+    DeclareAttack,
     DeclareCensus,
     DeclareLuminaryAction,
     DeclareReorganize,
@@ -32,7 +36,6 @@ from .commands import (
     SupportPass,
 )
 from .content import CATH, content
-from .state import State
 
 __all__ = ["GreedyBot"]
 
@@ -60,11 +63,32 @@ def card_value(card: str) -> int:
     return v
 
 
-def _action_value(state: State, seat: int, card: str) -> int:
+class Seen:
+    """The bot's reading of its seat's view (a JSON-shaped dict, as a player gets it)."""
+
+    def __init__(self, seen: SeatView) -> None:
+        self.seat = seen.seat
+        self.legal = seen.legal
+        self.view: dict[str, Any] = seen.view
+        self.me: dict[str, Any] = seen.view["players"][seen.seat]
+        self.nation: str = self.me["nation"]
+        self.religion: str = self.me["religion"]
+        self.hand: list[str] = list(self.me["hand"] or ())
+        self.plan: dict[str, int] = {c: s for c, s in self.me["plan"] or ()}
+        self.stage: dict[str, Any] = seen.view["stage"]
+        self.kind: str = self.stage["kind"]
+        self.chit: str = seen.view["chits"][seen.view["turn"] - 1] if seen.view["turn"] else ""
+
+    def slot(self, n: int) -> list[str]:
+        """The cards of own stack ``n`` (1..3)."""
+        return list(self.me["slots"][n - 1]["cards"] or ())
+
+
+def _action_value(seen: Seen, card: str) -> int:
     p = content().luminaries[card].power
     if p is None or p.kind != "ACTION":
         return 0
-    nation = content().nations[state.players[seat].nation]
+    nation = content().nations[seen.nation]
     if p.type == "COLONY" and not nation.colonial:
         return 0
     if p.type == "ADVANCE":
@@ -72,20 +96,20 @@ def _action_value(state: State, seat: int, card: str) -> int:
     return ACTION_VALUE.get(p.type, 0) + p.n
 
 
-def _census_score(state: State, seat: int, kind: str, cards: Sequence[str]) -> int:
+def _census_score(seen: Seen, kind: str, cards: Sequence[str]) -> int:
     if kind == "SCIENCE":
         return min(_stat(cards, "SCI"), _stat(cards, "IDE"))
     if kind == "ART":
         return min(_stat(cards, "ART"), _stat(cards, "WEA"))
-    rel = content().nations[state.players[seat].nation].religion
+    rel = seen.religion
     mine, other = ("CAT", "ANT") if rel == CATH else ("ANT", "CAT")
     ok = [c for c in cards if content().luminaries[c].stat(other) == 0]
     return min(_stat(ok, "POL"), _stat(ok, mine))
 
 
-def _income(state: State, seat: int, cards: Sequence[str]) -> int:
+def _income(seen: Seen, cards: Sequence[str]) -> int:
     w, p = _stat(cards, "WEA"), _stat(cards, "POL")
-    if content().nations[state.players[seat].nation].religion == CATH:
+    if seen.religion == CATH:
         c = _stat(cards, "CAT")
         return max(min(w + c, p), min(w, p + c))
     return min(w, p)
@@ -106,61 +130,189 @@ def _grow(pool: list[str], score: Any) -> list[str]:
         best = value
 
 
-def plan_slots(state: State, seat: int) -> dict[str, int]:
-    hand = sorted(state.players[seat].hand)
+ATTACK_INSTEAD = 6
+"""Luminary actions worth less than this (colony, tax, setback, ...) give way to an attack
+when one pays."""
+
+
+def _war_season(seen: Seen) -> bool:
+    """A foreign city scores +1 at the next scoring, and costs +1 upkeep each turn until."""
+    turn = seen.view["turn"]
+    upcoming = [t for t in SCORING_TURNS[seen.view["length"]] if t >= turn]
+    return bool(upcoming) and upcoming[0] - turn <= 2 and seen.me["coins"] > seen.me["upkeep"]
+
+
+def plan_slots(seen: Seen) -> dict[str, int]:
+    hand = sorted(seen.hand)
     target: dict[str, int] = {}
-    kind = state.chits[state.turn - 1]
+    kind = seen.chit
     pool = list(hand)
     if kind in ("SCIENCE", "ART", "RELIGION"):
-        census = _grow(pool, lambda cs: _census_score(state, seat, kind, cs))
+        census = _grow(pool, lambda cs: _census_score(seen, kind, cs))
         for c in census:
             target[c] = 2
         pool = [c for c in pool if c not in census]
-    actions = sorted(((_action_value(state, seat, c), c) for c in pool), reverse=True)
+    actions = sorted(((_action_value(seen, c), c) for c in pool), reverse=True)
     free_slots = [1] if kind in ("SCIENCE", "ART", "RELIGION") else [1, 2]
     for (value, card), slot in zip(actions, free_slots, strict=False):
-        if value > 0:
+        if value >= ATTACK_INSTEAD or (value > 0 and not _war_season(seen)):
             target[card] = slot
             pool.remove(card)
-    income = _grow(pool, lambda cs: _income(state, seat, cs))
+            free_slots.remove(slot)
+    if free_slots and _war_season(seen):
+        # No strong action for a free slot, a scoring turn close: arm it for an attack (the
+        # cards with the most [military] and [politics], the two that take a city).
+        army = sorted(pool, key=lambda c: (-(_stat([c], "MIL") + _stat([c], "POL")), c))[:2]
+        for card in army:
+            if _stat([card], "MIL") + _stat([card], "POL") >= 3:
+                target[card] = free_slots[0]
+                pool.remove(card)
+    income = _grow(pool, lambda cs: _income(seen, cs))
     for c in income:
         target[c] = 3
     return target
 
 
+UNCONTROLLED = content().rules["uncontrolled"]
+SCORING_TURNS: dict[str, list[int]] = content().rules["scoring_turns"]
+FORCE_MARGIN = 5
+"""A margin of 5 wins by force (§7.3); the bot wants it on the average dice."""
+NEGOTIATION_CUSHION = -2.0
+"""Inside the 5 either way the better politician wins; keep the dice (about 2.4 for two)
+from pushing the margin to -5."""
+
+
+def _power(card: str | None) -> tuple[str | None, int]:
+    if card is None:
+        return None, 0
+    p = content().luminaries[card].power
+    return (None, 0) if p is None else (p.type, p.n)
+
+
+def _defender(seen: Seen, city: str) -> tuple[str, dict[str, Any] | None]:
+    """The city's controller and, if a player holds it, that player's public record."""
+    info = next(c for c in seen.view["cities"] if c["id"] == city)
+    owner: str = info["controller"]
+    for p in seen.view["players"]:
+        if p["nation"] == owner and not p["eliminated"]:
+            return owner, p
+    return owner, None
+
+
+def attack_margin(seen: Seen, attack: DeclareAttack) -> float:
+    """Expected attack minus defence strength (§7.3) from what the view shows.
+
+    The defender's hand is unseen: a seated defender is assumed to add [military] 3 per card
+    in hand (a cautious guess, as are its coins); an uncontrolled nation or a neutral city
+    defends with 5 [military] and 5 army or navy. Defence dice count 3.5 each.
+    """
+    c = content()
+    city = c.cities[attack.target]
+    nation = c.nations[seen.nation]
+    stack = seen.slot(seen.stage["n"])
+    a = (
+        _stat(stack, "MIL")
+        + attack.coins
+        + (nation.army if attack.route == "LAND" else nation.navy)
+    )
+    kind, n = _power(attack.enhancement)
+    if kind == "MIGHT" or (kind == "EXPEDITION" and attack.route == "SEA"):
+        a += n
+    owner, player = _defender(seen, attack.target)
+    if player is None:
+        d = float(UNCONTROLLED["military"]) + float(
+            UNCONTROLLED["army" if attack.route == "LAND" else "navy"]
+        )
+    else:
+        them = c.nations[owner]
+        d = float(them.army if attack.route == "LAND" else them.navy)
+        d += 3.0 * player["hand_count"] + min(player["coins"], 3)
+        if owner == "AUS" and city.home == "AUS":
+            d += 2
+    dice = 0 if city.home == seen.nation else city.arcs.get(seen.nation, 0)
+    return a - d - 3.5 * dice
+
+
+def negotiation_edge(seen: Seen, attack: DeclareAttack) -> int:
+    """Own [politics] (and matching religion) minus an unseated defender's 5 (§7.3 step 6)."""
+    stack = seen.slot(seen.stage["n"])
+    a = _stat(stack, "POL")
+    city = next(c for c in seen.view["cities"] if c["id"] == attack.target)
+    if city["religion"] == seen.religion:
+        a += _stat(stack, "CAT" if seen.religion == CATH else "ANT")
+    return a - int(UNCONTROLLED["politics"])
+
+
+def wins_likely(seen: Seen, attack: DeclareAttack) -> bool:
+    """By force on the average dice, or (against an unseated defender) by negotiation: a
+    margin inside the 5 either way goes to the better politician, ties to the defender."""
+    margin = attack_margin(seen, attack)
+    if margin >= FORCE_MARGIN:
+        return True
+    _, player = _defender(seen, attack.target)
+    return player is None and margin >= NEGOTIATION_CUSHION and negotiation_edge(seen, attack) > 0
+
+
+def _attack_pays(seen: Seen, attack: DeclareAttack) -> bool:
+    """Taking the city must be likely and worth its upkeep until the next scoring."""
+    if _power(attack.enhancement)[0] == "CASUS_BELLI":
+        return False  # no wars declared through Casus Belli: too costly to judge
+    _, player = _defender(seen, attack.target)
+    if content().cities[attack.target].home != seen.nation:  # retaking a home city always pays
+        turn = seen.view["turn"]
+        upcoming = [t for t in SCORING_TURNS[seen.view["length"]] if t >= turn]
+        if not upcoming or upcoming[0] - turn > 2:
+            return False  # +1 prestige at scoring, but +1 upkeep every turn until then
+        if seen.me["coins"] - attack.coins < seen.me["upkeep"] + 1:
+            return False
+    if player is not None and seen.view["turn"] < 3:
+        return False  # an early war with a player costs more than a city
+    return wins_likely(seen, attack)
+
+
+def best_attack(seen: Seen) -> DeclareAttack | None:
+    """The cheapest attack that pays (fewest coins, then the widest margin), if any."""
+    attacks = [c for c in seen.legal if isinstance(c, DeclareAttack)]
+    good = [c for c in attacks if _attack_pays(seen, c)]
+    if not good:
+        return None
+    return min(good, key=lambda c: (c.coins, -attack_margin(seen, c), c.target, c.route))
+
+
 class GreedyBot:
     name = "greedy"
 
-    def choose(self, game: Game[Any, Any, Any], state: Any, seat: Seat, rng: Rng) -> Any:
-        legal = legal_list(game, state, seat)
-        choice = self._choose(state, seat, legal)
+    def choose(self, seen: SeatView, rng: Rng) -> Any:
+        legal = list(seen.legal)
+        choice = self._choose(Seen(seen), legal)
         return choice if choice in legal else rng.choice(legal)
 
-    def _choose(self, state: State, seat: int, legal: list[Any]) -> Any:
-        kind = state.stage.kind
-        p = state.players[seat]
+    def _choose(self, seen: Seen, legal: list[Any]) -> Any:
+        kind = seen.kind
         if kind == "assign":
-            target = plan_slots(state, seat)
-            current = dict(p.plan)
-            for card in sorted(p.hand):
+            target = plan_slots(seen)
+            for card in sorted(seen.hand):
                 want = target.get(card, 0)
-                if current.get(card, 0) != want:
+                if seen.plan.get(card, 0) != want:
                     return PlaceLuminary(card, want)
             return ConfirmSlots()
         if kind == "declare":
-            if (
-                DeclareCensus() in legal
-                and _census_score(state, seat, state.chits[state.turn - 1], p.slots[1]) > 0
-            ):
+            if DeclareCensus() in legal and _census_score(seen, seen.chit, seen.slot(2)) > 0:
                 return DeclareCensus()
             actions = [c for c in legal if isinstance(c, DeclareLuminaryAction)]
+            best = None
             if actions:
                 best = max(
                     actions,
-                    key=lambda c: (_action_value(state, seat, c.card), c.enhancement is not None),
+                    key=lambda c: (_action_value(seen, c.card), c.enhancement is not None),
                 )
-                if _action_value(state, seat, best.card) > 0:
-                    return best
+            if best is not None and _action_value(seen, best.card) >= ATTACK_INSTEAD:
+                return best
+            attack = best_attack(seen)
+            if attack is not None:
+                return attack
+            if best is not None and _action_value(seen, best.card) > 0:
+                return best
             reorganize = [c for c in legal if isinstance(c, DeclareReorganize)]
             return reorganize[-1]
         if kind == "respond":
@@ -174,13 +326,14 @@ class GreedyBot:
         if kind == "support":
             return SupportPass() if SupportPass() in legal else legal[-1]
         if kind == "reroll":
-            c = state.combat
-            assert c is not None and c.dice
-            if seat == c.attacker:
-                i = max(range(len(c.dice)), key=lambda k: c.dice[k])
-                return Reroll(i) if c.dice[i] >= 4 else Reroll(None)
-            i = min(range(len(c.dice)), key=lambda k: c.dice[k])
-            return Reroll(i) if c.dice[i] <= 3 else Reroll(None)
+            c = seen.view["combat"]
+            assert c is not None and c["dice"]
+            dice: list[int] = c["dice"]
+            if seen.seat == c["attacker"]:
+                i = max(range(len(dice)), key=lambda k: dice[k])
+                return Reroll(i) if dice[i] >= 4 else Reroll(None)
+            i = min(range(len(dice)), key=lambda k: dice[k])
+            return Reroll(i) if dice[i] <= 3 else Reroll(None)
         if kind == "reorganize":
             peeked = [c.card for c in legal if isinstance(c, ReorganizePick) and c.card is not None]
             return ReorganizePick(max(peeked, key=card_value)) if peeked else ReorganizePick(None)
@@ -194,11 +347,11 @@ class GreedyBot:
         if kind == "offer":
             return ExchangeOffer(None)
         if kind == "phase3":
-            return self._phase3(state, seat, legal)
-        return legal[0]  # skip forge/gift, refuse parley and exchanges, help with 0, etc.
+            return self._phase3(seen, legal)
+        return legal[0]  # pay the war cost, skip forge/gift, refuse parley, help with 0, etc.
 
-    def _phase3(self, state: State, seat: int, legal: list[Any]) -> Any:
-        stack = state.players[seat].slots[2]
+    def _phase3(self, seen: Seen, legal: list[Any]) -> Any:
+        stack = seen.slot(3)
         w, p = _stat(stack, "WEA"), _stat(stack, "POL")
 
         def value(cmd: Any) -> int:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import attrs
 
+from ..secrets import event, secret
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed
+from ..viewers import Viewer
 from .state import Combat, Stage
 
 __all__ = [
@@ -53,7 +55,20 @@ __all__ = [
 ]
 
 
-@attrs.frozen
+def _moved_visible(e: LuminariesMoved, viewer: Viewer) -> bool:
+    """``vis``: public cards for everyone, ``owner`` cards for their seat, ``server`` none."""
+    return e.vis == "public" or (e.vis == "owner" and viewer.sees_seat(e.seat))
+
+
+def _stage_visible(e: StageSet, viewer: Viewer) -> bool:
+    return e.stage.kind != "accept" or viewer.seat in (e.stage.seat, e.stage.other)
+
+
+def _stage_blank(e: StageSet) -> Stage:
+    return attrs.evolve(e.stage, data="")  # the offers stay between the two
+
+
+@event
 class NationsAssigned:
     """Seat i plays ``nations[i]``; the table order of the nations is the starting turn order.
 
@@ -64,23 +79,23 @@ class NationsAssigned:
     method: str = "SEATS"
 
 
-@attrs.frozen
+@event
 class ChitsPlaced:
     """The face-up event chit of each turn (index 0 = turn 1)."""
 
     chits: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class PileShuffled:
     """A lesser deck or a favorite pool is shuffled. ``cards`` (the order) is server-only."""
 
     pile: str
-    cards: tuple[str, ...] | None
+    cards: tuple[str, ...] | None = secret()
     count: int
 
 
-@attrs.frozen
+@event
 class LuminariesMoved:
     """Cards move between zones. ``seat`` owns the player zones named (-1: none).
 
@@ -91,7 +106,7 @@ class LuminariesMoved:
     """
 
     seat: int
-    cards: tuple[str, ...] | None
+    cards: tuple[str, ...] | None = secret(visible=_moved_visible)
     count: int
     src: str
     dst: str
@@ -99,7 +114,7 @@ class LuminariesMoved:
     reason: str = ""
 
 
-@attrs.frozen
+@event(private_to="seat")
 class SlotPlanned:
     """Phase 1: ``seat`` tentatively puts ``card`` in slot 1..3 (0 = back in hand). Secret."""
 
@@ -108,21 +123,21 @@ class SlotPlanned:
     slot: int
 
 
-@attrs.frozen
+@event
 class StacksLocked:
     """Everyone has committed: the planned stacks go face down; their sizes are public."""
 
     counts: tuple[tuple[int, ...], ...]
 
 
-@attrs.frozen
+@event
 class StackRevealed:
     seat: int
     slot: int
     cards: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class ActionDeclared:
     seat: int
     slot: int
@@ -134,21 +149,21 @@ class ActionDeclared:
     victim: int = -1
 
 
-@attrs.frozen
+@event
 class CoinsChanged:
     seat: int
     delta: int
     reason: str
 
 
-@attrs.frozen
+@event
 class PrestigeChanged:
     seat: int
     delta: int
     reason: str
 
 
-@attrs.frozen
+@event
 class DiplomacyChanged:
     a: str
     b: str
@@ -157,14 +172,15 @@ class DiplomacyChanged:
     reason: str = ""
 
 
-@attrs.frozen
+@event
 class StageSet:
     """The game now waits for this decision."""
 
-    stage: Stage
+    stage: Stage = secret(visible=_stage_visible, blank_from=_stage_blank)
+    """An exchange's ``accept`` stage holds the offers: only its two players see them."""
 
 
-@attrs.frozen
+@event
 class CursorSet:
     """Which action slot is resolving (0 outside phase 2) and who is still to act in it."""
 
@@ -172,19 +188,19 @@ class CursorSet:
     queue: tuple[int, ...]
 
 
-@attrs.frozen
+@event
 class CombatSet:
     combat: Combat | None
 
 
-@attrs.frozen
+@event
 class DiceRolled:
     purpose: str
     values: tuple[int, ...]
     side: str = ""
 
 
-@attrs.frozen
+@event
 class DieRerolled:
     seat: int
     reason: str
@@ -193,7 +209,7 @@ class DieRerolled:
     new: int
 
 
-@attrs.frozen
+@event
 class CombatResolved:
     city: str
     attack: int
@@ -204,7 +220,7 @@ class CombatResolved:
     negotiation: tuple[int, ...] = ()
 
 
-@attrs.frozen
+@event
 class CityTaken:
     """``city`` now has ``occupant``'s disk (None: vacant, controlled by its home)."""
 
@@ -213,13 +229,13 @@ class CityTaken:
     reason: str = "conquest"
 
 
-@attrs.frozen
+@event
 class CitiesAbandoned:
     seat: int
     cities: tuple[str, ...]
 
 
-@attrs.frozen
+@event
 class MarkerMoved:
     seat: int
     track: str
@@ -229,7 +245,7 @@ class MarkerMoved:
     wrapped: int = 0
 
 
-@attrs.frozen
+@event
 class MedallionTaken:
     """``seat`` takes ``medallion`` (-1: it returns to its printed space)."""
 
@@ -238,86 +254,86 @@ class MedallionTaken:
     how: str
 
 
-@attrs.frozen
+@event
 class ReligionShifted:
     to: int
     toward: str
     wraps: int = 0
 
 
-@attrs.frozen
+@event
 class CensusJoined:
     seat: int
 
 
-@attrs.frozen
+@event
 class CensusResolved:
     kind: str
     contributions: tuple[tuple[int, int], ...]
     steps: tuple[tuple[int, int], ...] = ()
 
 
-@attrs.frozen
+@event
 class OffersRevealed:
     """The two sealed exchange offers, shown to the two players only (None: no card)."""
 
     seat: int
-    offer: str | None
+    offer: str | None = secret(owners=("seat", "other"))
     other: int
-    other_offer: str | None
-    hidden: bool = False
+    other_offer: str | None = secret(owners=("seat", "other"))
+    hidden: bool = secret(owners=("seat", "other"), blank=True, default=False)
     """True in the redacted form that everyone else receives."""
 
 
-@attrs.frozen
+@event
 class ShortfallSet:
     shortfall: tuple[int, ...]
 
 
-@attrs.frozen
+@event
 class TurnOrderSet:
     order: tuple[int, ...]
     bids: tuple[tuple[int, int], ...]
 
 
-@attrs.frozen
+@event
 class ScoringApplied:
     deltas: tuple[tuple[int, int], ...]
 
 
-@attrs.frozen
+@event
 class PlayerEliminated:
     seat: int
     cause: str
 
 
-@attrs.frozen
+@event
 class ExtraPickGranted:
     seat: int
 
 
-@attrs.frozen
+@event
 class DraftOwed:
     owed: tuple[int, ...]
 
 
-@attrs.frozen
+@event
 class DraftPickForgone:
     seat: int
 
 
-@attrs.frozen
+@event
 class PowerUsed:
     seat: int
     power: str
 
 
-@attrs.frozen
+@event
 class TurnBegan:
     turn: int
 
 
-@attrs.frozen
+@event
 class GameEnded:
     scores: tuple[int, ...]
     ranking: tuple[int, ...]
@@ -362,3 +378,46 @@ EVENT_TYPES: tuple[type, ...] = (
     TurnBegan,
     GameEnded,
 )
+
+HORIZON_EVENTS: tuple[type, ...] = (
+    # set-up and shuffles
+    NationsAssigned,
+    ChitsPlaced,
+    PileShuffled,
+    # secret choices and stacks come to light
+    ChoicesRevealed,
+    StacksLocked,
+    StackRevealed,
+    OffersRevealed,
+    TurnOrderSet,
+    # dice
+    DiceRolled,
+    DieRerolled,
+    CombatResolved,
+    # a turn or the game closes
+    ScoringApplied,
+    PlayerEliminated,
+    TurnBegan,
+    GameEnded,
+)
+"""Information horizons (``domain.undo``) by type; ``luminaries_horizon`` adds the card
+moves that show a card to somebody who did not see it."""
+
+_OWNER_ZONES = frozenset({"hand", "slot1", "slot2", "slot3", "peek", "aside"})
+_PUBLIC_ZONES = frozenset({"discard", "mat", "box"})
+
+
+def luminaries_horizon(event: LuminariesMoved) -> bool:
+    """A draw or peek (out of a zone its owner does not see), or a card of a hand or slot
+    shown to the table."""
+    src = event.src
+    public = src in _PUBLIC_ZONES or src.startswith("row:")
+    if not public and src not in _OWNER_ZONES:
+        return event.vis != "server"  # out of a deck, a pile, a pool, the box unseen
+    return src in _OWNER_ZONES and event.vis == "public"
+
+
+def is_horizon(event: object) -> bool:
+    if isinstance(event, LuminariesMoved):
+        return luminaries_horizon(event)
+    return isinstance(event, HORIZON_EVENTS)

@@ -54,11 +54,12 @@ from .describe import prompt as _prompt
 from .describe import summary as _summary
 from .diagnose import diagnose
 from .events import EVENT_TYPES
+from .events import is_horizon as _is_horizon
 from .evolve import evolve
 from .glossary import build_glossary
 from .legal import legal_commands, may_act, to_act
 from .state import State
-from .view import hidden_values, redact, view
+from .view import hidden_values, view
 
 __all__ = ["RoadToEnlightenment"]
 
@@ -97,6 +98,11 @@ class RoadToEnlightenment(GameBase):
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     quiet_events: ClassVar[tuple[type, ...]] = QUIET
+
+    def is_horizon(self, event: Any) -> bool:
+        """Information horizons (``domain.undo``): ``events.is_horizon``."""
+        return _is_horizon(event)
+
     # Envoys and ministers of the age, none of them a luminary card.
     bot_names: ClassVar[tuple[str, ...]] = (
         "Marquis de Bonnac",
@@ -257,9 +263,6 @@ class RoadToEnlightenment(GameBase):
         out = view(state, viewer)
         out["prompt"] = _prompt(state, viewer)
         return out
-
-    def redact(self, event: Any, viewer: Viewer) -> Any:
-        return redact(event, viewer)
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return hidden_values(state, viewer)

@@ -7,29 +7,17 @@ copies the one it changes, which keeps folding cheap.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import attrs
 
 from ..simultaneous import SecretChoices
+from ..values import replace  # re-exported: the kernel's checked copy
 from .content import NEU, content
 
 __all__ = ["Combat", "Player", "Stage", "State", "pair_key", "replace"]
 
 T = TypeVar("T")
-
-
-def replace(inst: T, **changes: Any) -> T:
-    """``attrs.evolve`` at the cost of a dict copy; folding calls this a lot.
-
-    Only for the frozen, validator-free, dict-backed (``slots=False``) classes of this
-    package: the copy bypasses ``__init__`` and the frozen ``__setattr__`` on purpose.
-    """
-    new = object.__new__(type(inst))
-    d = new.__dict__
-    d.update(inst.__dict__)
-    d.update(changes)
-    return new
 
 
 @attrs.frozen

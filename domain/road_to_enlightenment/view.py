@@ -1,4 +1,5 @@
-"""What each viewer may see: views, event redaction and the leak-test secrets (§5)."""
+"""What each viewer may see: views and the leak-test secrets (§5); events are redacted by the
+kernel (``domain.secrets``) from their declarations."""
 
 from __future__ import annotations
 
@@ -7,14 +8,12 @@ from typing import Any
 
 import attrs
 
-from ..simultaneous import ChoiceCommitted, SecretChoices
 from ..viewers import Viewer
 from .content import COLORS, content
-from .events import LuminariesMoved, OffersRevealed, PileShuffled, SlotPlanned, StageSet
 from .legal import to_act
 from .state import State
 
-__all__ = ["hidden_values", "redact", "view"]
+__all__ = ["hidden_values", "view"]
 
 
 @cache
@@ -172,30 +171,6 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         out["vault"] = show(state.vault)
     out["cards"] = {card: _card_info(card) for card in sorted(seen)}
     return out
-
-
-def redact(event: Any, viewer: Viewer) -> Any:
-    if viewer.omniscient:
-        return event
-    if isinstance(event, LuminariesMoved):
-        if event.vis == "public" or (event.vis == "owner" and viewer.sees_seat(event.seat)):
-            return event
-        return attrs.evolve(event, cards=None)
-    if isinstance(event, PileShuffled):
-        return attrs.evolve(event, cards=None)
-    if isinstance(event, OffersRevealed):
-        if viewer.seat in (event.seat, event.other):
-            return event
-        return attrs.evolve(event, offer=None, other_offer=None, hidden=True)
-    if isinstance(event, StageSet) and event.stage.kind == "accept":
-        if viewer.seat in (event.stage.seat, event.stage.other):
-            return event
-        return StageSet(attrs.evolve(event.stage, data=""))  # the offers stay between the two
-    if isinstance(event, SlotPlanned):
-        return event if viewer.sees_seat(event.seat) else None
-    if isinstance(event, ChoiceCommitted):
-        return SecretChoices.redact(event, viewer)
-    return event
 
 
 def hidden_values(state: State, viewer: Viewer) -> frozenset[str]:

@@ -42,10 +42,15 @@ class StoredEvent:
 @attrs.frozen
 class AppendResult:
     """``ok``: appended, ``version`` is the new head. ``dup``: this command id was appended
-    before, ``version`` is the head it produced then. ``conflict``: the head was not the
-    expected version; ``version`` is the actual head and nothing was written."""
+    before (with the same digest, or one side had none), ``version`` is the head it
+    produced then. ``reused``: this command id was appended before with another digest (a
+    different command under a used id); nothing was written, ``version`` is the head the
+    first one produced. ``conflict``: the head was not the expected version; ``version`` is
+    the actual head and nothing was written. ``diverged``: the head is the expected version
+    but its event is not ``head_uuid`` (history was rewritten under the caller); nothing
+    was written."""
 
-    status: Literal["ok", "dup", "conflict"]
+    status: Literal["ok", "dup", "reused", "conflict", "diverged"]
     version: int
 
 
@@ -57,9 +62,20 @@ class EventStore(Protocol):
         command_id: str,
         events: Sequence[NewEvent],
         meta: Mapping[str, str] | None = None,
+        digest: str = "",
+        head_uuid: str = "",
     ) -> AppendResult:
         """Append all ``events`` atomically iff the head is ``expected`` and ``command_id``
-        is new. ``meta`` fields are written in the same atomic step."""
+        is new. ``meta`` fields are written in the same atomic step. ``command_id`` is
+        taken as given (the game service scopes a seat's ids by the seat); ``digest``
+        (a hash of the command, '' for none) is kept with it, so a later append under the
+        same id with another digest answers ``reused``. ``head_uuid`` (if given) is the
+        uuid of the event the caller holds at ``expected``: another one there answers
+        ``diverged``."""
+        ...
+
+    async def command_record(self, game_id: str, command_id: str) -> tuple[int, str] | None:
+        """``(head it produced, digest)`` of an appended command id, or None."""
         ...
 
     async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:

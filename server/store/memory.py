@@ -13,7 +13,7 @@ __all__ = ["MemoryStore"]
 class MemoryStore:
     def __init__(self) -> None:
         self._streams: dict[str, list[StoredEvent]] = {}
-        self._cmds: dict[str, dict[str, int]] = {}
+        self._cmds: dict[str, dict[str, tuple[int, str]]] = {}
         self._meta: dict[str, dict[str, str]] = {}
         self._order: list[str] = []
         self._bells: list[asyncio.Queue[tuple[str, int]]] = []
@@ -26,13 +26,20 @@ class MemoryStore:
         command_id: str,
         events: Sequence[NewEvent],
         meta: Mapping[str, str] | None = None,
+        digest: str = "",
+        head_uuid: str = "",
     ) -> AppendResult:
         cmds = self._cmds.setdefault(game_id, {})
         if command_id in cmds:
-            return AppendResult("dup", cmds[command_id])
+            version, first = cmds[command_id]
+            if digest and first and digest != first:
+                return AppendResult("reused", version)
+            return AppendResult("dup", version)
         stream = self._streams.get(game_id, [])
         if len(stream) != expected:
             return AppendResult("conflict", len(stream))
+        if head_uuid and expected and stream[-1].uuid != head_uuid:
+            return AppendResult("diverged", expected)
         if game_id not in self._streams:
             self._streams[game_id] = stream
             self._order.append(game_id)
@@ -42,10 +49,13 @@ class MemoryStore:
             )
         self._meta.setdefault(game_id, {}).update(meta or {})
         head = expected + len(events)
-        cmds[command_id] = head
+        cmds[command_id] = (head, digest)
         for q in self._bells:
             q.put_nowait((game_id, head))
         return AppendResult("ok", head)
+
+    async def command_record(self, game_id: str, command_id: str) -> tuple[int, str] | None:
+        return self._cmds.get(game_id, {}).get(command_id)
 
     async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         return list(self._streams.get(game_id, [])[after:])

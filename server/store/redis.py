@@ -5,7 +5,8 @@ slot and the script may touch all of them):
 
 * ``<prefix>:{G}:events`` STREAM, entry id ``<version>-0``; fields t (type), s (schema),
   e (event uuid), d (orjson payload), c (command id). Never trimmed: the log *is* the game.
-* ``<prefix>:{G}:cmds`` HASH command id → head version it produced (idempotency).
+* ``<prefix>:{G}:cmds`` HASH command id (scoped by seat) → ``<head it produced>:<digest>``
+  (idempotency; the digest tells a resend from a different command under a used id).
 * ``<prefix>:{G}:meta`` HASH server-only secrets: the game's RNG seed, seat token hashes.
 * ``<prefix>:{G}:bell`` pub/sub channel: the doorbell, a hint to catch up; a shard channel
   (SPUBLISH/SSUBSCRIBE, slot-assigned like the keys) on Redis 7, a plain one on 6.2.
@@ -35,7 +36,16 @@ import redis.asyncio as aioredis
 from redis.asyncio.connection import parse_url
 
 from .base import AppendResult, NewEvent, RawEvent, StoredEvent
-from .resp import ClusterConnection, Moved, RespConnection, RespError, Subscriber
+from .resp import (
+    COMMAND_TIMEOUT,
+    CONNECT_TIMEOUT,
+    ClusterConnection,
+    Moved,
+    RespConnection,
+    RespError,
+    Subscriber,
+    tls_context,
+)
 
 __all__ = ["RedisStore"]
 
@@ -51,6 +61,15 @@ CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
 """A ``REDIS_URL`` with one of these schemes names a node of a Redis Cluster (any node: the
 rest are discovered); with ``redis://`` the store talks to one server and refuses a cluster
 node (``cluster_enabled:1``) with a message saying so."""
+
+
+_TIMEOUTS: dict[str, Any] = {
+    "socket_timeout": COMMAND_TIMEOUT,
+    "socket_connect_timeout": CONNECT_TIMEOUT,
+    "socket_keepalive": True,
+}
+"""Every redis-py connection: a stalled or vanished Redis is an error in seconds, never a
+wait forever (``server.store.resp`` does the same for the hot path)."""
 
 
 class RedisStore:
@@ -69,12 +88,12 @@ class RedisStore:
         if self.cluster:
             # The cluster client routes by key and follows MOVED/ASK; it serves the cold
             # paths (the lobby index is one key, on one slot; scans visit every master).
-            self.redis = aioredis.RedisCluster.from_url(base, max_connections=64, socket_timeout=10)
+            self.redis = aioredis.RedisCluster.from_url(base, max_connections=64, **_TIMEOUTS)
             self._fast = ClusterConnection(base)
         else:
             # BlockingConnectionPool waits for a free connection instead of raising past 100.
             self._pool = aioredis.BlockingConnectionPool.from_url(
-                base, max_connections=64, socket_timeout=10, timeout=20
+                base, max_connections=64, timeout=20, health_check_interval=30, **_TIMEOUTS
             )
             self.redis = aioredis.Redis(connection_pool=self._pool)
             self._fast = RespConnection(base)
@@ -135,6 +154,8 @@ class RedisStore:
         command_id: str,
         events: Sequence[NewEvent],
         meta: Mapping[str, str] | None = None,
+        digest: str = "",
+        head_uuid: str = "",
     ) -> AppendResult:
         args: list[Any] = [
             expected,
@@ -142,6 +163,8 @@ class RedisStore:
             len(events),
             len(meta or {}),
             self._publish or await self._server(),
+            digest,
+            head_uuid,
         ]
         for e in events:
             args += [e.type, e.schema, e.uuid, orjson.dumps(e.data)]
@@ -161,6 +184,13 @@ class RedisStore:
             # script; losing this write only hides a game from the list until a rebuild.
             await self.redis.zadd(f"{self.prefix}:games", {game_id: time.time()})
         return result
+
+    async def command_record(self, game_id: str, command_id: str) -> tuple[int, str] | None:
+        value = await self._fast.execute("HGET", self._key(game_id, "cmds"), command_id)
+        if value is None:
+            return None
+        version, _, digest = value.decode().partition(":")
+        return int(version), digest
 
     async def read(self, game_id: str, after: int = 0) -> list[StoredEvent]:
         return [
@@ -300,6 +330,7 @@ class _Bells:
     def __init__(self, store: RedisStore) -> None:
         params = parse_url(store._base_url)
         self._auth = (params.get("username"), params.get("password"))
+        self._tls = tls_context(store._base_url)
         self._seed = (params.get("host", "127.0.0.1"), int(params.get("port", 6379)))
         self._fast = store._fast
         self.sharded = False
@@ -314,7 +345,9 @@ class _Bells:
         addr = fast.owner_now(channel) if isinstance(fast, ClusterConnection) else self._seed
         sub = self._subs.get(addr)
         if sub is None:
-            sub = self._subs[addr] = Subscriber(*addr, *self._auth, self.sharded, self._out)
+            sub = self._subs[addr] = Subscriber(
+                *addr, *self._auth, self.sharded, self._out, self._tls
+            )
             task = asyncio.get_running_loop().create_task(sub.run())
             task.add_done_callback(self._ended)
             self._tasks.append(task)

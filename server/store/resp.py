@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
+import ssl
+import urllib.parse
 from collections import deque
 from typing import Any
 
@@ -30,22 +33,87 @@ class RespError(Exception):
     """An error reply from Redis (``-ERR ...``)."""
 
 
+CONNECT_TIMEOUT = 3.0
+"""Seconds to open a connection (TCP, TLS and AUTH) before the call fails."""
+COMMAND_TIMEOUT = 5.0
+"""Seconds a command waits for its reply before the caller gets ``TimeoutError``: a Redis
+that stalls is an answer ("unavailable") after this, never a frozen game."""
+
+
+def tls_context(url: str) -> ssl.SSLContext | None:
+    """The TLS context a ``rediss://`` URL asks for (None for ``redis://``).
+
+    Query parameters as redis-py reads them: ``ssl_ca_certs`` (a CA file to trust, e.g. a
+    self-signed server's certificate), ``ssl_cert_reqs=none`` (no verification at all:
+    tests only), ``ssl_check_hostname=false``, ``ssl_certfile``/``ssl_keyfile`` (a client
+    certificate)."""
+    parts = urllib.parse.urlsplit(url)
+    if not parts.scheme.startswith("rediss"):
+        return None
+    query = dict(urllib.parse.parse_qsl(parts.query))
+    ctx = ssl.create_default_context(cafile=query.get("ssl_ca_certs"))
+    if query.get("ssl_check_hostname", "").lower() in ("false", "0", "no"):
+        ctx.check_hostname = False
+    if query.get("ssl_cert_reqs", "").lower() in ("none", "cert_none"):
+        ctx.check_hostname = False
+        ctx.verify_mode = ssl.CERT_NONE
+    if query.get("ssl_certfile"):
+        ctx.load_cert_chain(query["ssl_certfile"], query.get("ssl_keyfile"))
+    return ctx
+
+
+def keepalive(writer: asyncio.StreamWriter) -> None:
+    """TCP keepalive on the connection under ``writer``: a peer that vanished (a dead host,
+    a dropped NAT entry) is noticed in about a minute instead of never."""
+    sock = writer.get_extra_info("socket")
+    if sock is None:
+        return
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3)):
+            if hasattr(socket, name):
+                sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+
+
+async def open_stream(
+    host: str, port: int, tls: ssl.SSLContext | None, timeout: float = CONNECT_TIMEOUT
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP (or TLS) connection with keepalive, or ``TimeoutError``/``OSError``."""
+    reader, writer = await asyncio.wait_for(
+        asyncio.open_connection(host, port, ssl=tls, server_hostname=host if tls else None),
+        timeout,
+    )
+    keepalive(writer)
+    return reader, writer
+
+
 class RespConnection:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = COMMAND_TIMEOUT) -> None:
         params = parse_url(url)
         self._host = params.get("host", "127.0.0.1")
         self._port = int(params.get("port", 6379))
         self._db = int(params.get("db", 0) or 0)
         self._username = params.get("username")
         self._password = params.get("password")
+        self._tls = tls_context(url)
+        self.timeout = timeout
         self._init()
 
     @classmethod
-    def to(cls, host: str, port: int, username: str | None, password: str | None) -> RespConnection:
+    def to(
+        cls,
+        host: str,
+        port: int,
+        username: str | None,
+        password: str | None,
+        tls: ssl.SSLContext | None = None,
+        timeout: float = COMMAND_TIMEOUT,
+    ) -> RespConnection:
         """A connection to one node (of a cluster: database 0), with these credentials."""
         self = cls.__new__(cls)
         self._host, self._port, self._db = host, port, 0
         self._username, self._password = username, password
+        self._tls, self.timeout = tls, timeout
         self._init()
         return self
 
@@ -63,7 +131,7 @@ class RespConnection:
         async with self._connecting:
             if self._writer is not None:
                 return
-            reader, writer = await asyncio.open_connection(self._host, self._port)
+            reader, writer = await open_stream(self._host, self._port, self._tls)
             parser = hiredis.Reader(replyError=RespError)
             self._writer = writer
             self._reader_task = asyncio.get_running_loop().create_task(
@@ -115,16 +183,33 @@ class RespConnection:
             self._outgoing.clear()
 
     async def execute(self, *args: Any) -> Any:
-        """Send one command and return its reply (bytes, int, list, None)."""
+        """Send one command and return its reply (bytes, int, list, None).
+
+        Raises ``ConnectionError`` (connection lost or refused: nothing or everything of an
+        idempotent command may have run, resend it) or ``TimeoutError`` (no reply within
+        ``timeout`` seconds: Redis stalls; the reply, if it ever comes, is read and dropped,
+        so the connection stays in step)."""
         if self._writer is None:
-            await self._connect()
+            try:
+                await asyncio.wait_for(self._connect(), CONNECT_TIMEOUT)
+            except OSError as exc:  # refused, unreachable, TLS refused
+                if isinstance(exc, ConnectionError):
+                    raise
+                raise ConnectionError(f"cannot reach Redis: {exc}") from exc
+            if self._writer is None:  # AUTH/SELECT failed and dropped it
+                raise ConnectionError("Redis refused the connection")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending.append(fut)
         self._outgoing.append(hiredis.pack_command(args))
         if not self._flush_scheduled:
             self._flush_scheduled = True
             asyncio.get_running_loop().call_soon(self._flush)
-        return await fut
+        try:
+            return await asyncio.wait_for(fut, self.timeout)
+        except TimeoutError:
+            raise TimeoutError(
+                f"Redis did not answer {_name(args)} within {self.timeout:g} s"
+            ) from None
 
     async def close(self) -> None:
         task, self._reader_task = self._reader_task, None
@@ -133,6 +218,11 @@ class RespConnection:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+def _name(args: tuple[Any, ...]) -> str:
+    head = args[0] if args else b"?"
+    return head.decode() if isinstance(head, bytes) else str(head)
 
 
 def first_key(args: tuple[Any, ...]) -> Any:
@@ -170,6 +260,7 @@ class ClusterConnection:
         self._seed = (params.get("host", "127.0.0.1"), int(params.get("port", 6379)))
         self._username = params.get("username")
         self._password = params.get("password")
+        self._tls = tls_context(url)
         self._slots: list[tuple[str, int] | None] = [None] * 16384
         self._nodes: dict[tuple[str, int], RespConnection] = {}
         self._refreshing: asyncio.Task[None] | None = None
@@ -177,7 +268,9 @@ class ClusterConnection:
     def node(self, addr: tuple[str, int]) -> RespConnection:
         conn = self._nodes.get(addr)
         if conn is None:
-            conn = self._nodes[addr] = RespConnection.to(*addr, self._username, self._password)
+            conn = self._nodes[addr] = RespConnection.to(
+                *addr, self._username, self._password, self._tls
+            )
         return conn
 
     async def refresh(self) -> None:
@@ -300,8 +393,10 @@ class Subscriber:
         password: str | None,
         sharded: bool,
         out: asyncio.Queue[tuple[bytes, bytes | None]],
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.addr = (host, port)
+        self._tls = tls
         self._auth = [username, password] if username else [password] if password else None
         self._sub, self._unsub = (
             ("SSUBSCRIBE", "SUNSUBSCRIBE")
@@ -331,7 +426,7 @@ class Subscriber:
                 self._writer.write(_pack(self._unsub, channel))
 
     async def run(self) -> None:
-        reader, writer = await asyncio.open_connection(*self.addr)
+        reader, writer = await open_stream(*self.addr, self._tls)
         parser = hiredis.Reader(replyError=RespError)
         try:
             if self._auth:

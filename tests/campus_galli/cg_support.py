@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from domain.bots import RandomBot
+from domain.bots import RandomBot, bot_move
 from domain.campus_galli import GAME
 from domain.campus_galli.content import ACTIONS, SECTIONS, TASKS
 from domain.campus_galli.rules.queries import uncovered_wooden
@@ -141,7 +141,7 @@ Chooser = Callable[[State, int, Rng], Any]
 
 def random_chooser() -> Chooser:
     bot = RandomBot()
-    return lambda state, seat, rng: bot.choose(GAME, state, seat, rng)
+    return lambda state, seat, rng: bot_move(bot, GAME, state, seat, rng)
 
 
 def play(
@@ -192,7 +192,7 @@ def iter_states(level: int, n: int, mode: str, seed: int) -> Iterator[State]:
     while not GAME.is_terminal(state):
         yield state
         seat = sorted(GAME.to_act(state))[0]
-        cmd = bot.choose(GAME, state, seat, rng)
+        cmd = bot_move(bot, GAME, state, seat, rng)
         for e in GAME.decide(state, seat, cmd, Context.seeded(f"{seed}:{steps}")):
             state = GAME.evolve(state, e)
         steps += 1

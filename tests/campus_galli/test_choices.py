@@ -95,7 +95,7 @@ def test_feast_day_answers_are_secret_until_everyone_has_answered() -> None:
     assert GAME.view(state, SPECTATOR)["event"]["waiting_on"] == [0]
     assert state.players[1].tiles == (0, 0, 0, 0)  # nothing applied before the reveal
     assert GAME.to_act(state) == {0}
-    assert code_of(state, 1, RespondFeastDay()) == "already_answered"
+    assert code_of(state, 1, RespondFeastDay()) == "not_your_turn"
     state, events = apply(state, 0, RespondFeastDay(("L2-GU02", "L2-GU03"), ("Y", "G")))
     assert [e for e in events if isinstance(e, CardRescored)] == [
         CardRescored(0, "L2-GU02"),

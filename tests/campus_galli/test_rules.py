@@ -49,7 +49,7 @@ def test_selection_is_secret_final_and_from_the_hand() -> None:
         ).choice
         is None
     )  # type: ignore[attr-defined]
-    assert code_of(state, 0, SelectActionCard(hand[1])) == "already_selected"
+    assert code_of(state, 0, SelectActionCard(hand[1])) == "not_your_turn"
     view1 = GAME.view(state, __import__("domain.viewers").viewers.seat_viewer(1))  # type: ignore[attr-defined]
     assert hand[0] not in str(view1)
     state, events = apply(state, 1, SelectActionCard(state.players[1].hand[0]))

@@ -7,6 +7,7 @@ from typing import Any
 import attrs
 import pytest
 
+from domain.bots import bot_move
 from domain.campus_galli.commands import PlaceSection, TakeFromHut
 from domain.campus_galli.content import ACTIONS, TASKS
 from domain.campus_galli.events import (
@@ -366,7 +367,7 @@ def test_cg06_brown_card_is_discarded_at_tidy_up() -> None:
     rng, bot, step = Rng(3), RandomBot(), 0
     while state.round_no == 1 or state.phase != "select":
         seat = min(GAME.to_act(state))
-        state, _ = apply(state, seat, bot.choose(GAME, state, seat, rng), f"r{step}")
+        state, _ = apply(state, seat, bot_move(bot, GAME, state, seat, rng), f"r{step}")
         step += 1
     assert "T2-01" in state.task_discard
     assert "T1-13" in [c for c, _ in state.board]

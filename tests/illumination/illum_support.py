@@ -9,7 +9,7 @@ from typing import Any
 import attrs
 import orjson
 
-from domain.bots import RandomBot
+from domain.bots import RandomBot, bot_move
 from domain.game import fold
 from domain.illumination import GAME
 from domain.illumination.board import bounded, conflicts, strength
@@ -256,7 +256,7 @@ def random_game(
         to_act = GAME.to_act(state)
         assert to_act, "deadlock: nobody to act"
         seat = min(to_act)
-        command = bot.choose(GAME, state, seat, rng)
+        command = bot_move(bot, GAME, state, seat, rng)
         events = list(GAME.decide(state, seat, command, Context.seeded(f"{seed}-{steps}")))
         for e in events:
             state = GAME.evolve(state, e)
@@ -287,6 +287,6 @@ def iter_states(options: dict[str, Any], seed: int, every: int = 1) -> Iterator[
         if steps % every == 0 or rare:
             yield state
         seat = min(GAME.to_act(state))
-        command = bot.choose(GAME, state, seat, rng)
+        command = bot_move(bot, GAME, state, seat, rng)
         state = fold(GAME, state, GAME.decide(state, seat, command, Context.seeded(f"{steps}")))
         steps += 1

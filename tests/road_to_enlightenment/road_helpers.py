@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from domain.bots import RandomBot
+from domain.bots import RandomBot, bot_move
 from domain.randomness import Context, Rng
 from domain.road_to_enlightenment import GAME
 from domain.road_to_enlightenment.content import content
@@ -133,7 +133,7 @@ def random_playout(
         assert waiting, "deadlock: nobody to act"
         seat = rng.choice(waiting)
         chooser = (bots or {}).get(seat, bot)
-        command = chooser.choose(GAME, state, seat, rng)
+        command = bot_move(chooser, GAME, state, seat, rng)
         events = list(GAME.decide(state, seat, command, Context.seeded(f"{seed}:{steps}")))
         for e in events:
             state = GAME.evolve(state, e)

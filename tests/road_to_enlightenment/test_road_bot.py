@@ -4,23 +4,24 @@ from __future__ import annotations
 
 import pytest
 
+from bench.bots import vs_legacy, vs_random
 from domain.road_to_enlightenment import GreedyBot
 from tests import scale
 from tests.road_to_enlightenment.road_helpers import GAME, random_playout
 
 
 def test_greedy_beats_random_in_three_player_short_games() -> None:
-    # 200 games with CLOISTER_SOAK=1 (the issue's sample); 60 by default, which still fails
-    # clearly for a bot no better than random (about 1 win in 3).
-    games = scale.games(60, soak=200)
-    wins = 0
-    for i in range(games):
-        seat = i % 3
-        state, _ = random_playout(3, "short", 7000 + i, check=False, bots={seat: GreedyBot()})
-        result = GAME.result(state)
-        assert result is not None
-        wins += seat in result.winners
-    assert wins >= 0.6 * games, f"greedy won {wins} of {games}"
+    # bench/bots.py's sample: the greedy bot in one seat, random bots in the other two;
+    # 200 games with CLOISTER_SOAK=1 (the issue's sample, >= 90%), 20 by default (>= 80%).
+    n = scale.games(20, soak=200)
+    share = vs_random("road-to-enlightenment", n)
+    assert share >= (0.9 if scale.SOAK else 0.8), f"greedy won {share:.0%} of {n}"
+
+
+@pytest.mark.skipif(not scale.SOAK, reason="200 games: CLOISTER_SOAK=1")
+def test_greedy_beats_or_ties_the_state_reading_bot() -> None:
+    share = vs_legacy("road-to-enlightenment", 200)
+    assert share >= 0.5, f"the fair bot won or tied only {share:.0%} of 200"
 
 
 @pytest.mark.parametrize(("players", "length"), [(2, "short"), (4, "long"), (7, "short")])
@@ -28,3 +29,58 @@ def test_greedy_in_every_seat_terminates(players: int, length: str) -> None:
     bots = {s: GreedyBot() for s in range(players)}
     state, _ = random_playout(players, length, 99, bots=bots, leak_every=10)
     assert GAME.is_terminal(state)
+
+
+def _attacks(log: list[object]) -> int:
+    from domain.road_to_enlightenment.events import ActionDeclared
+
+    return sum(1 for e in log if isinstance(e, ActionDeclared) and e.action == "ATTACK")
+
+
+def test_greedy_bots_attack_in_three_bot_games() -> None:
+    """Issue 11: two finished 3-bot games used to have no attack at all."""
+    games = 6
+    with_attack = 0
+    for seed in range(games):
+        bots = {s: GreedyBot() for s in range(3)}
+        _, log = random_playout(3, "short", 500 + seed, check=False, bots=bots)
+        with_attack += _attacks(log) > 0
+    assert with_attack >= games // 2, f"only {with_attack} of {games} games saw an attack"
+
+
+def test_greedy_attacks_when_it_clearly_pays() -> None:
+    """A stack of the strongest soldiers, a full treasury, a scoring turn next: the bot
+    declares an attack rather than a weak luminary action or a reorganisation."""
+    from domain.bots import bot_move
+    from domain.randomness import Rng
+    from domain.road_to_enlightenment.commands import DeclareAttack
+    from domain.road_to_enlightenment.content import content
+    from domain.road_to_enlightenment.state import replace
+    from tests.road_to_enlightenment.road_helpers import new_game
+
+    state, _ = new_game(3, "short", 11)
+    lums = content().luminaries
+    soldiers = sorted(
+        (c for c, lum in lums.items() if lum.power is None),
+        key=lambda c: -lums[c].stat("MIL"),
+    )[:4]
+    rng = Rng(1)
+    from domain.game import fold
+    from domain.randomness import Context
+
+    steps = 0
+    while state.stage.kind != "declare":
+        seat = min(GAME.to_act(state))
+        command = bot_move(GreedyBot(), GAME, state, seat, rng)
+        state = fold(GAME, state, GAME.decide(state, seat, command, Context.seeded(steps)))
+        steps += 1
+    seat, slot = state.stage.seat, state.stage.n
+    p = state.players[seat]
+    slots = tuple(tuple(soldiers) if i == slot - 1 else s for i, s in enumerate(p.slots))
+    players = list(state.players)
+    players[seat] = replace(
+        p, slots=slots, coins=14, hand=tuple(c for c in p.hand if c not in soldiers)
+    )
+    state = replace(state, players=tuple(players), turn=4)
+    assert any(isinstance(c, DeclareAttack) for c in GAME.legal_commands(state, seat))
+    assert isinstance(bot_move(GreedyBot(), GAME, state, seat, rng), DeclareAttack)

@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 import pytest
 
+from domain.bots import bot_move
 from domain.errors import DomainError, InvalidCommand, NotYourTurn, UnknownCommand
 from domain.game import validate_options
 from domain.randomness import Context, Rng
@@ -52,7 +53,7 @@ def _states(n: int, length: str, seed: int, every: int = 7) -> list[Any]:
         if steps % every == 0:
             out.append(state)
         seat = rng.choice(sorted(GAME.to_act(state)))
-        cmd = RandomBot().choose(GAME, state, seat, rng)
+        cmd = bot_move(RandomBot(), GAME, state, seat, rng)
         for e in GAME.decide(state, seat, cmd, Context.seeded(steps)):
             state = GAME.evolve(state, e)
         steps += 1

@@ -143,7 +143,11 @@ def test_two_players_and_a_spectator_play_high_card(
         bea.page.wait_for_function("window.cloister.conn.pending.size === 0")
         bea.wait_version(before + 1)
         time.sleep(0.5)
-        assert server_version(base_url, gid) == before + 1, "the resent command was applied twice"
+        # Each accepted command is logged once as cloister.CommandAccepted, before the
+        # events it produced: exactly one since `before` means it was applied once.
+        since = api(base_url, "GET", f"/api/games/{gid}/events?since={before}")["events"]
+        accepted = [e for e in since if e["type"] == "cloister.CommandAccepted"]
+        assert len(accepted) == 1, f"the resent command was applied {len(accepted)} times"
         assert bea.page.locator(".toast.error").count() == 0
 
         # Play to the end, checking the spectator's page after every move.
@@ -207,6 +211,10 @@ def test_two_players_and_a_spectator_play_high_card(
             timeout=30000,
         )
         assert eve.page.locator(".result").count() == 1
+        # The server re-decided the finished game from its revealed seed: shown in words.
+        eve.page.wait_for_selector(".verify-ok")
+        assert "Fair play verified" in eve.page.inner_text(".verify")
+        eve.page.screenshot(path=str(screenshots / "high-card-replay-verified.png"))
         eve.page.get_by_role("button", name="First step").click()
         assert slider.input_value() == "0"
         eve.page.get_by_role("button", name="Last step").click()

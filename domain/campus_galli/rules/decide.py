@@ -157,12 +157,9 @@ def decide(state: State, seat: Seat, command: Any, ctx: Context) -> list[Any]:
         events = _select(state, seat, command)
     else:
         if seat not in to_act(state):
+            # The same code as every game's for a seat the game is not waiting on.
             if state.phase == "event" and seat in state.choices.committed_seats:
-                raise RuleViolation("you have already answered this event", code="already_answered")
-            if state.phase == "select":
-                raise RuleViolation(
-                    "you have already selected your action card this round", code="already_selected"
-                )
+                raise NotYourTurn("you have already answered this event")
             raise NotYourTurn(f"the game is waiting for {_who(state)}")
         events = _handle(state, seat, command, ctx)
     _, out = advance(state, events, ctx)
@@ -171,9 +168,7 @@ def decide(state: State, seat: Seat, command: Any, ctx: Context) -> list[Any]:
 
 def _select(state: State, seat: Seat, cmd: C.SelectActionCard) -> list[Any]:
     if seat not in state.choices.waiting_on:
-        raise RuleViolation(
-            "you have already selected your action card this round", code="already_selected"
-        )
+        raise NotYourTurn("you have already selected your action card this round")
     if cmd.card not in state.players[seat].hand:
         raise RuleViolation("that card is not among the action cards you drew", code="not_in_hand")
     choices = state.choices.commit(seat, (cmd.card,))

@@ -1,0 +1,280 @@
+"""The greedy bot as it was before bots were limited to their seat's view (a baseline).
+
+It is handed the whole state, hidden hands and deck order included. Kept only so that the
+bench and the soak tests can check the fair bot still beats or ties it; never registered.
+
+A greedy bot: it values each option by what the lay is worth right now.
+
+A placement is worth its master builder (level I) or tiles (level II+), the seals of the tasks
+it fulfils, a little for covering wooden spaces, and minus the lazy monks it costs. Cards are
+chosen by the best placement they allow; bag draws count the average over the bag.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from domain.campus_galli import commands as C
+from domain.campus_galli.content import ACTIONS, COLOURS, SECTIONS, TASKS
+from domain.campus_galli.geometry import Placement, ring_fast
+from domain.campus_galli.rules.queries import (
+    ALL_BUILDING_MASK,
+    LAY_TASKS,
+    SYMBOL_MASK,
+    bag_options,
+    card_cost,
+    hut_options,
+    lay_meets,
+    legal_placements,
+    payments,
+    popcount,
+    satisfied,
+    uncovered_wooden,
+)
+from domain.campus_galli.state import State, Turn
+from domain.game import Game
+from domain.randomness import Rng
+from domain.viewers import Seat
+
+__all__ = ["GreedyBot"]
+
+
+@cache
+def _static(p: Placement) -> tuple[int, int, tuple[int, ...], int]:
+    grass = popcount(p.mask & ~ALL_BUILDING_MASK)
+    wooden = popcount(p.mask & ALL_BUILDING_MASK)
+    syms = tuple(popcount(p.mask & SYMBOL_MASK[c]) for c in COLOURS)
+    return grass, wooden, syms, ring_fast(p.mask)
+
+
+def _small_gaps(unc: int, mask: int, near: int) -> int:
+    """Empty spaces of 1-3 cells that laying ``mask`` would leave next to it."""
+    rest = unc & ~mask
+    near &= rest
+    gaps = 0
+    while near:
+        low = near & -near
+        comp = low
+        frontier = low
+        while frontier and comp.bit_count() <= 3:
+            frontier = ring_fast(comp) & rest
+            comp |= frontier
+        near &= ~comp
+        if comp.bit_count() <= 3:
+            gaps += 1
+    return gaps
+
+
+def _task_context(state: State) -> tuple[list[tuple[Any, float]], dict[str, int]]:
+    """Open placement tasks with their worth, and the placed cells per colour and shape."""
+    tasks = [
+        (TASKS[c], TASKS[c].seals + 0.5 * TASKS[c].half_seals)
+        for c, status in state.board
+        if status == "open" and TASKS[c].kind in _LAY_TASKS
+    ]
+    by_attr: dict[str, int] = {}
+    for s, m in state.placed:
+        sec = SECTIONS[s]
+        by_attr[sec.colour] = by_attr.get(sec.colour, 0) | m
+        by_attr[sec.shape] = by_attr.get(sec.shape, 0) | m
+    return tasks, by_attr
+
+
+def _task_value(
+    state: State,
+    seat: Seat,
+    section: str,
+    p: Placement,
+    near: int,
+    ctx: tuple[list[tuple[Any, float]], dict[str, int]],
+) -> float:
+    sec = SECTIONS[section]
+    tasks, by_attr = ctx
+    touching = {x for x, cells in by_attr.items() if near & cells}
+    value = 0.0
+    for task, worth in tasks:
+        if task.kind in LAY_TASKS:
+            ok = lay_meets(task, sec, p.mask, touching)
+        else:
+            turn = Turn(seat=seat, card="", stage="end", laid=((section, p.mask),))
+            ok = satisfied(state, seat, task, turn)
+        if ok:
+            value += worth
+    return value
+
+
+def _cheap_value(
+    state: State,
+    seat: Seat,
+    section: str,
+    p: Placement,
+    ctx: tuple[list[tuple[Any, float]], dict[str, int]],
+) -> float:
+    """The value before lazy monks: an upper bound of the full value."""
+    sec = SECTIONS[section]
+    grass, wooden, syms, near = _static(p)
+    value = 0.05 * wooden - 0.2 * grass
+    if sec.joker:
+        if state.level > 1:
+            value += 0.4 * sum(syms)
+    else:
+        mine = syms[COLOURS.index(sec.colour)]
+        if state.level == 1:
+            if mine and not grass and state.players[seat].supply > 0:
+                value += 1.0
+        else:
+            value += 0.4 * (mine + (0 if grass else 1))
+    return value + _task_value(state, seat, section, p, near, ctx)
+
+
+_LAY_TASKS = {
+    "progress",
+    "colour_combo",
+    "shape_combo",
+    "direction",
+    "letter_shape",
+    "expansion",
+    "connection",
+}
+
+
+def _best_for(state: State, seat: Seat, section: str) -> tuple[float, Placement | None]:
+    return _best_placement(state, seat, section, legal_placements(state, SECTIONS[section].shape))
+
+
+def _best_placement(
+    state: State, seat: Seat, section: str, placements: tuple[Placement, ...]
+) -> tuple[float, Placement | None]:
+    # Branch and bound: the lazy-monk penalty only lowers a value, so stop once the cheap
+    # upper bound cannot beat the best full value.
+    unc = uncovered_wooden(state)
+    ctx = _task_context(state)
+    ranked = sorted(
+        ((_cheap_value(state, seat, section, p, ctx), i) for i, p in enumerate(placements)),
+        reverse=True,
+    )
+    best: tuple[float, Placement | None] = (-9.0, None)
+    for cheap, i in ranked:
+        if cheap <= best[0]:
+            break
+        p = placements[i]
+        v = cheap - _small_gaps(unc, p.mask, _static(p)[3])
+        if v > best[0]:
+            best = (v, p)
+    return best
+
+
+def _memo_best(state: State, seat: Seat, section: str, memo: dict[str, float]) -> float:
+    sec = SECTIONS[section]
+    key = f"{sec.colour}-{sec.shape}"
+    if key not in memo:
+        memo[key] = _best_for(state, seat, section)[0]
+    return memo[key]
+
+
+def _bag_value(state: State, seat: Seat, shape: str, memo: dict[str, float]) -> float:
+    sections = sorted(s for s in state.bag if SECTIONS[s].shape == shape)
+    if not sections:
+        return -9.0
+    total = 0.0
+    for s in sections:
+        total += _memo_best(state, seat, s, memo)
+    return total / len(sections)
+
+
+def _card_value(state: State, seat: Seat, card_id: str, memo: dict[str, float]) -> float:
+    card = ACTIONS[card_id]
+    tiles = state.players[seat].tiles
+    if card.kind in ("book", "guest"):
+        return 0.8 if state.level > 1 and payments(card.cost, tiles) else 0.2
+    if card.kind == "unfinished":
+        return 0.5 if sum(tiles) else 0.2
+    best = -1.0
+    for source in ("hut", "bag") if card.kind == "double" else ("",):
+        fake = Turn(seat=seat, card=card_id, stage="act", source=source)
+        if state.level > 1 and not payments(card_cost(state, fake, source), tiles):
+            continue
+        for s in hut_options(state, card, source):
+            best = max(best, _memo_best(state, seat, s, memo))
+        for shape in bag_options(state, card, source):
+            best = max(best, _bag_value(state, seat, shape, memo))
+    # Keep the flexible cards (angels, grand cards) for later in the year.
+    if card.kind == "angel" or card.grand:
+        best -= 0.3
+    return best
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def choose(self, game: Game[Any, Any, Any], state: Any, seat: Seat, rng: Rng) -> Any:
+        legal = legal_list(game, state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        first = legal[0]
+        memo: dict[str, float] = {}
+        if isinstance(first, C.SelectActionCard):
+            return max(legal, key=lambda c: _card_value(state, seat, c.card, memo))
+        if isinstance(first, C.PlaceSection) and state.turn is not None:
+            section = state.turn.holding
+            placements = legal_placements(state, SECTIONS[section].shape, state.turn.moving)
+            _, best = _best_placement(state, seat, section, placements)
+            if best is not None:
+                return C.PlaceSection(best.x, best.y, best.orientation)
+            return rng.choice(legal)
+        builds = [c for c in legal if isinstance(c, C.TakeFromHut | C.DrawFromBag)]
+        if builds:
+
+            def build_value(c: Any) -> float:
+                if isinstance(c, C.TakeFromHut):
+                    v = _memo_best(state, seat, c.section, memo)
+                else:
+                    v = _bag_value(state, seat, c.shape, memo)
+                return v - 0.01 * len(c.pay)
+
+            return max(builds, key=build_value)
+        sources = [c for c in legal if isinstance(c, C.ChooseSource)]
+        if sources and state.turn is not None:
+            card = ACTIONS[state.turn.card]
+
+            def source_value(c: C.ChooseSource) -> float:
+                v = -9.0
+                for s in hut_options(state, card, c.source):
+                    v = max(v, _memo_best(state, seat, s, memo))
+                for sh in bag_options(state, card, c.source):
+                    v = max(v, _bag_value(state, seat, sh, memo))
+                return v
+
+            return max(sources, key=source_value)
+        for kind in (
+            C.SpecialFulfillTask,
+            C.SpecialRemoveHalt,
+            C.PayEvent,
+            C.ProduceBook,
+            C.BringGuest,
+            C.TakeUnfinished,
+            C.Rescore,
+        ):
+            options = [c for c in legal if isinstance(c, kind)]
+            if options:
+                return options[0]
+        days = [c for c in legal if isinstance(c, C.RespondFeastDay | C.RespondStudyDay)]
+        if days:  # score as many cards as allowed; the first reward choice of each
+            return max(days, key=lambda c: len(c.rewards))
+        if isinstance(first, C.ChooseLazyMonk):
+            return first  # the most recently placed monk, the documented default
+        flips = [c for c in legal if isinstance(c, C.FlipBuilding) and c.building]
+        if flips:
+            return flips[0]
+        for last in (C.PassSpecial, C.EndTurn, C.DeclareBeg, C.ForfeitBuild):
+            fallback = [c for c in legal if isinstance(c, last)]
+            if fallback:
+                return fallback[0]
+        others = [c for c in legal if not isinstance(c, C.ExchangeTiles)]
+        return rng.choice(others or legal)
+
+
+def legal_list(game: Game[Any, Any, Any], state: Any, seat: Seat) -> list[Any]:
+    """The pre-view bot interface: the legal commands, computed from the whole state."""
+    return list(game.legal_commands(state, seat))

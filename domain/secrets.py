@@ -1,0 +1,146 @@
+"""Secrets that fail closed: declared on the event types, applied by one kernel redactor.
+
+Every event type is made with :func:`event` (an ``attrs`` frozen class that is *declared*);
+each field that may hold a secret says so with :func:`secret`, and from whom::
+
+    @event
+    class CardDrawn:
+        seat: Seat
+        card: str | None = secret(owner="seat")   # the drawing seat sees it, nobody else
+
+    @event(private_to="seat")
+    class SlotPlanned: ...                         # others do not receive it at all
+
+:func:`redact` is the only redactor: a viewer who may not see a secret field receives the
+event with that field blanked (``None`` unless the declaration says otherwise); the review
+audience (``REVIEW``) receives everything. A type that was not made with :func:`event` is
+refused with :class:`UndeclaredSecrets`: an error in the tests (the contract suite checks
+every event type of every game), and never sent by the server (it drops and logs it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast, dataclass_transform, overload
+
+import attrs
+
+from .viewers import Viewer
+
+__all__ = ["SECRET", "Secret", "UndeclaredSecrets", "declaration", "event", "redact", "secret"]
+
+T = TypeVar("T")
+
+SECRET = "cloister.secret"
+"""The ``attrs`` field-metadata key of a :class:`Secret`."""
+
+_DECLARED = "__cloister_secrets__"
+
+
+class UndeclaredSecrets(TypeError):
+    """An event type whose secrets were never declared (not made with :func:`event`)."""
+
+
+@attrs.frozen
+class Secret:
+    """Who may see one field; everyone else gets ``blank`` (or ``blank_from(event)``)."""
+
+    owners: tuple[str, ...] = ()
+    """Fields (dotted paths) naming seats that may see the value."""
+    visible: Callable[[Any, Viewer], bool] | None = None
+    """A rule of the game instead: who may see it, given the event."""
+    blank: Any = None
+    blank_from: Callable[[Any], Any] | None = None
+
+    def sees(self, event: Any, viewer: Viewer) -> bool:
+        if viewer.omniscient:
+            return True
+        if self.visible is not None:
+            return self.visible(event, viewer)
+        return any(_sees(viewer, _path(event, owner)) for owner in self.owners)
+
+    def blanked(self, event: Any) -> Any:
+        return self.blank if self.blank_from is None else self.blank_from(event)
+
+
+@attrs.frozen
+class Declaration:
+    secrets: tuple[tuple[str, Secret], ...]
+    private_to: tuple[str, ...]
+
+
+def secret(
+    *,
+    owner: str | None = None,
+    owners: tuple[str, ...] = (),
+    visible: Callable[[Any, Viewer], bool] | None = None,
+    blank: Any = None,
+    blank_from: Callable[[Any], Any] | None = None,
+    default: Any = attrs.NOTHING,
+) -> Any:
+    """An ``attrs`` field holding a secret. With no ``owner``/``owners``/``visible`` it is
+    hidden from every player and spectator (a deck order)."""
+    spec = Secret((owner,) if owner else owners, visible, blank, blank_from)
+    return attrs.field(default=default, metadata={SECRET: spec})
+
+
+@overload
+@dataclass_transform(frozen_default=True, field_specifiers=(attrs.field, secret))
+def event(cls: type[T], /) -> type[T]: ...
+@overload
+def event(*, private_to: str | tuple[str, ...] = ()) -> Callable[[type[T]], type[T]]: ...
+def event(cls: type[T] | None = None, /, *, private_to: str | tuple[str, ...] = ()) -> Any:
+    """Make an event type: an ``attrs`` frozen class whose secrets are declared (its
+    :func:`secret` fields; ``private_to`` names the seat fields of an event that only those
+    seats receive at all)."""
+
+    def make(c: type[T]) -> type[T]:
+        frozen: type[T] = attrs.frozen(c)
+        secrets = tuple(
+            (f.name, f.metadata[SECRET])
+            for f in attrs.fields(cast(Any, frozen))
+            if SECRET in f.metadata
+        )
+        owners = (private_to,) if isinstance(private_to, str) else tuple(private_to)
+        setattr(frozen, _DECLARED, Declaration(secrets, owners))
+        return frozen
+
+    return make if cls is None else make(cls)
+
+
+def declaration(cls: type) -> Declaration:
+    """The secrets of ``cls``; raises :class:`UndeclaredSecrets` if it has none declared."""
+    found = cls.__dict__.get(_DECLARED)
+    if not isinstance(found, Declaration):
+        raise UndeclaredSecrets(
+            f"{cls.__module__}.{cls.__qualname__} declares no secrets: make it with "
+            "domain.secrets.event and mark its secret fields with secret()"
+        )
+    return found
+
+
+def redact(ev: T, viewer: Viewer) -> T | None:
+    """``ev`` as ``viewer`` may see it: ``None`` if it is private to other seats, secret
+    fields blanked, the very same object when nothing is hidden from ``viewer``."""
+    decl = declaration(type(ev))
+    if viewer.omniscient:
+        return ev
+    if decl.private_to and not any(_sees(viewer, _path(ev, f)) for f in decl.private_to):
+        return None
+    changes = {name: spec.blanked(ev) for name, spec in decl.secrets if not spec.sees(ev, viewer)}
+    if not changes:
+        return ev
+    if all(getattr(ev, name) == value for name, value in changes.items()):
+        return ev
+    return attrs.evolve(ev, **changes)  # type: ignore[misc]
+
+
+def _path(obj: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _sees(viewer: Viewer, seat: Any) -> bool:
+    """Whether ``viewer`` sees what is private to ``seat`` (``None``: to no seat)."""
+    return seat is not None and viewer.sees_seat(seat)

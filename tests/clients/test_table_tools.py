@@ -1,0 +1,79 @@
+"""The Python client's undo, fork and report calls, and the terminal UI's undo key (issue
+13, items 3, 6 and 7), against a real server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clients.client import Api, ApiError, GameClient
+
+from .test_tui import assert_fits, live_app, press, until
+
+pytestmark = pytest.mark.redis
+
+
+async def _table(api: Api) -> tuple[str, list[str], int]:
+    game = await api.create_game("high-card", {"players": 2}, "tools")
+    tokens = [(await api.join(game["id"], n, i))[1] for i, n in enumerate(["ann", "bob"])]
+    view = await api.view_at(game["id"], token=tokens[0])
+    return game["id"], tokens, 0 if view["legal"] else 1
+
+
+async def test_client_undo_fork_and_report(live_server: Any) -> None:
+    async with Api(live_server.url) as api:
+        gid, tokens, me = await _table(api)
+        status = await api.undo_status(gid, tokens[me])
+        assert status["allowed"] is False and status["reason"]
+        with pytest.raises(ApiError) as refused:
+            await api.undo(gid, tokens[me])
+        assert refused.value.code == "undo_not_allowed"
+        before = await api.view_at(gid, token=tokens[me])
+
+        async with GameClient(live_server.url, gid, tokens[me]) as client:
+            await client.send({"type": "Pass"})
+            assert (await client.undo_status())["allowed"]
+            done = await client.undo()
+            assert done["to_version"] == before["version"] and done["commands"] == 1
+            await client.wait_version(done["version"])
+        after = await api.view_at(gid, token=tokens[me])
+        assert after["view"] == before["view"]
+        report = await api.report(gid, "looks odd", tokens[1 - me])
+        assert report["audience"] == f"seat {1 - me}" and report["text"] == "looks odd"
+        with pytest.raises(ApiError) as early:
+            await api.fork(gid, 8, "ann")
+        assert early.value.code == "game_not_finished"
+
+
+async def test_tui_undo_key(live_server: Any) -> None:
+    async with Api(live_server.url) as api:
+        gid, tokens, me = await _table(api)
+    async with live_app(live_server.url, gid, tokens[me], "play") as (_app, pilot, client):
+        await press(pilot, "ctrl+z")
+        await assert_fits(pilot, "Cannot undo")
+        version = client.version
+        await client.send({"type": "Pass"})
+        await until(pilot, lambda: client.version > version)
+        await press(pilot, "ctrl+z")
+        await assert_fits(pilot, "Taken back: your last move")
+        await until(pilot, lambda: client.my_turn)
+        await press(pilot, "ctrl+q")
+
+
+def test_the_terminal_log_marks_moves_taken_back() -> None:
+    from clients.tui.frame import log_lines
+    from protocol import WireEvent
+
+    events = [
+        WireEvent(5, "cloister.CommandAccepted", {"seat": 0, "at": 1}, "Ann makes a move"),
+        WireEvent(6, "Passed", {"seat": 0}, "Ann passes"),
+        WireEvent(7, "cloister.Undone", {"to_version": 4, "seat": 0}, "Ann takes back it"),
+        WireEvent(8, "Passed", {"seat": 0}, "Ann passes"),
+    ]
+    assert log_lines(events) == [
+        (5, "Ann makes a move (taken back)"),
+        (6, "Ann passes (taken back)"),
+        (7, "Ann takes back it"),
+        (8, "Ann passes"),
+    ]

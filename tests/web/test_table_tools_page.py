@@ -1,0 +1,78 @@
+"""The game page's Undo (enabled only when allowed, its reason otherwise) and Report a
+problem, and the replay's Fork here (issue 13, items 3, 6 and 7)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.helpers import Page, api
+
+pytestmark = pytest.mark.browser
+
+
+def test_undo_on_the_game_page_and_fork_on_the_replay(
+    base_url: str, browser: Any, screenshots: Path
+) -> None:
+    game = api(base_url, "POST", "/api/games", {"type": "high-card", "options": {"players": 2}})
+    gid = game["id"]
+    tokens = [
+        api(base_url, "POST", f"/api/games/{gid}/seats", {"name": n, "seat": i})["token"]
+        for i, n in enumerate(["Ann", "Bob"])
+    ]
+    view = api(base_url, "GET", f"/api/games/{gid}/view", token=tokens[0])
+    me = 0 if view["legal"] else 1
+    p = Page(browser, base_url)
+    try:
+        p.go("#/")
+        record = json.dumps({"seat": me, "token": tokens[me], "name": ["Ann", "Bob"][me]})
+        p.js(f"localStorage.setItem('cloister:seat:{gid}', {json.dumps(record)})")
+        p.go(f"#/game/{gid}")
+        undo = p.page.locator("#undo-button")
+        undo.wait_for()
+        p.page.wait_for_function(
+            "() => document.querySelector('#undo-button').title.includes('dealt')"
+        )
+        assert undo.is_disabled()  # nothing of mine to take back: the deal is a horizon
+        p.page.locator("button.action", has_text="Pass").first.click()
+        p.page.wait_for_selector("#undo-button:not([disabled])")
+        p.page.screenshot(path=str(screenshots / "undo-enabled.png"))
+        undo.click()
+        p.page.wait_for_selector("#log li.undone")
+        p.page.wait_for_function(
+            "() => [...document.querySelectorAll('#log li')].some((li) => "
+            "li.textContent.includes('takes back their last move'))"
+        )
+        p.page.wait_for_selector("button.action")  # my turn again
+        assert p.page.locator("#report-button").is_visible()
+    finally:
+        p.close()
+
+    # Fork here: a finished game's replay, at a step inside the game
+    done = api(
+        base_url,
+        "POST",
+        "/api/games",
+        {"type": "high-card", "options": {"players": 2}, "bots": [{}, {}]},
+    )
+    p = Page(browser, base_url)
+    try:
+        for _ in range(100):
+            if api(base_url, "GET", f"/api/games/{done['id']}")["status"] == "finished":
+                break
+            p.page.wait_for_timeout(100)
+        p.go(f"#/replay/{done['id']}")
+        p.page.wait_for_selector("#replay-slider")
+        p.page.wait_for_function("() => window.cloister?.replay?.max > 12")
+        p.js("window.cloister.replay.go(12)")
+        p.page.locator(".fork-box > summary").click()
+        p.page.fill("#fork-form input[name=name]", "Teacher")
+        p.page.locator("#fork-form button[type=submit]").click()
+        p.page.wait_for_url("**/#/game/**")
+        p.page.wait_for_selector("#undo-button")
+        assert "You play" in p.page.locator(".role").inner_text()
+    finally:
+        p.close()
