@@ -107,16 +107,22 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         return out
 
     players = []
+    committed = state.choices.committed_seats if state.phase == "select" else frozenset()
     for seat, p in enumerate(state.players):
         own = viewer.sees_seat(seat)
+        # Rulebook: "Place your selected card face down on the space with the sundial. Place
+        # the other card on the "next year" space." Once a chooser has committed, the others
+        # see its hand empty, one card face down and the rest on its next-year pile.
+        laid = seat in committed and not own and bool(p.hand)
         players.append(
             {
                 "seat": seat,
                 "this_year_count": len(p.this_year),
                 "next_year": show(p.next_year) if own else None,
-                "next_year_count": len(p.next_year),
+                "next_year_count": len(p.next_year) + (len(p.hand) - 1 if laid else 0),
                 "hand": show(p.hand) if own else None,
-                "hand_count": len(p.hand),
+                "hand_count": 0 if laid else len(p.hand),
+                "selection_face_down": seat in committed,
                 "selected": show([p.selected])[0] if p.selected else None,
                 "used": show(p.used),
                 "library": show(p.library),

@@ -371,3 +371,42 @@ def test_cg06_brown_card_is_discarded_at_tidy_up() -> None:
         step += 1
     assert "T2-01" in state.task_discard
     assert "T1-13" in [c for c, _ in state.board]
+
+
+def test_two_lazy_monks_whose_spaces_merge_both_stay_until_it_closes_or_grows() -> None:
+    """Issue 11, item 6b. Rulebook: "You can remove a lazy monk and return him to your
+    supply if someone completely closes the empty space when they lay a building section, or
+    increases the empty space beyond 3 wooden building spaces". A reconstruction that merges
+    two empty spaces into one of 3 or fewer does neither: both monks stay, both lying in the
+    merged space (each still -1 for its owner). Once it grows beyond 3, both go home."""
+    from domain.campus_galli.rules.evolve import reconcile
+    from domain.campus_galli.state import Monk
+
+    state = fixture(
+        1,
+        2,
+        [("P-B-O4", "O4", 1, 8, 0), ("H-Y-O4", "O4", 3, 8, 0), ("H-R-D2", "D2", 4, 6, 1)],
+        "L1-R05",
+    )
+    state, _ = apply(state, 0, TakeFromHut("H-G-O4"))
+    state, _ = apply(state, 0, PlaceSection(2, 6, 0))
+    # The one 2-cell space (1,6)-(1,7), as if two 1-cell spaces had been merged into it.
+    a, b = 1 << cell(1, 6), 1 << cell(1, 7)
+    others = tuple(m for m in state.monks if m.kind != "lazy")
+    monks = (*others, Monk(0, "lazy", gap=a), Monk(1, "lazy", gap=b))
+    state = attrs.evolve(state, monks=monks)
+    merged = reconcile(state)
+    lazy = [m for m in merged.monks if m.kind == "lazy"]
+    assert [(m.owner, m.gap) for m in lazy] == [(0, a | b), (1, a | b)]
+    assert player_score(merged, 1) == player_score(state, 1)
+    # Lift the green section (a reconstruction): the space grows to 6 cells, both leave.
+    green = next(m for s, m in state.placed if s == "H-G-O4")
+    lifted = attrs.evolve(
+        merged,
+        placed=tuple(x for x in merged.placed if x[0] != "H-G-O4"),
+        cover=merged.cover & ~green,
+    )
+    after = reconcile(lifted)
+    assert not [m for m in after.monks if m.kind == "lazy"]
+    assert after.players[0].supply == lifted.players[0].supply + 1
+    assert after.players[1].supply == lifted.players[1].supply + 1
