@@ -624,6 +624,10 @@ def create_app(
                 lock.record(redis=url)  # for people (and tests) looking at the folder
                 log.info("embedded Redis on %s, data in %s", url, embedded.data_dir)
             own_store = RedisStore(url, settings.key_prefix)
+            # A wrong URL form (redis:// to a cluster node) fails the start with its
+            # advice; a Redis that is down now is only retried later, as before.
+            with contextlib.suppress(ConnectionError, OSError):
+                await own_store.probe()
         service = GameService(own_store, registry)
         hub = Hub(service)
         if now is not None:

@@ -100,4 +100,3 @@ async def cluster_store(redis_cluster_url: str, key_prefix: str) -> AsyncIterato
     yield store
     await store.delete_prefix()
     await store.close()
-

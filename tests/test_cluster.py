@@ -11,6 +11,8 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.crc import key_slot
 
+from server.app import create_app
+from server.config import Settings
 from server.store.redis import RedisStore
 from server.store.resp import ClusterConnection
 from tests.store_contract import ev
@@ -100,7 +102,14 @@ async def test_a_plain_url_to_a_cluster_node_is_refused_with_advice(
     plain = redis_cluster_url.replace("redis+cluster://", "redis://")
     store = RedisStore(plain, "refused")
     try:
-        with pytest.raises(RuntimeError, match=r"redis\+cluster://"):
+        with pytest.raises(RuntimeError, match=r"redis\+cluster://") as raised:
             await store.append("g1", 0, "c1", [ev(1)])
+        # it names the node by address only: a URL can hold a password
+        assert "127.0.0.1:" in str(raised.value) and "redis://" not in str(raised.value)
     finally:
         await store.close()
+    # a server given that URL does not start (rather than failing every command)
+    app = create_app(Settings(redis_url=redis_cluster_url.replace("+cluster", "")))
+    with pytest.raises(RuntimeError, match=r"redis\+cluster://"):
+        async with app.router.lifespan_context(app):
+            pass

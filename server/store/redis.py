@@ -104,6 +104,11 @@ class RedisStore:
         self._watched: set[bytes] = set()
         self._route: tuple[Callable[[bytes], None], Callable[[bytes], None]] | None = None
 
+    async def probe(self) -> None:
+        """Ask the server what it is, now: raises ``RuntimeError`` for a cluster node behind
+        a plain ``redis://`` URL (``ConnectionError`` if it does not answer)."""
+        await self._server()
+
     async def _server(self) -> str:
         """The doorbell's publish command, from the server's version (asked once):
         SPUBLISH (sharded pub/sub) on Redis 7+, PUBLISH on 6.2. Also refuses a cluster
@@ -113,9 +118,10 @@ class RedisStore:
             text = info.decode() if isinstance(info, bytes) else str(info)
             version = re.search(r"redis_version:(\d+)", text)
             if not self.cluster and re.search(r"cluster_enabled:1", text):
+                where = parse_url(self._base_url)  # no credentials in the message
                 raise RuntimeError(
-                    f"{self.url} is a Redis Cluster node: use a redis+cluster:// URL "
-                    "(docs/cli.md, 'Redis Cluster')"
+                    f"the Redis at {where.get('host')}:{where.get('port', 6379)} is a Redis "
+                    "Cluster node: use a redis+cluster:// URL (docs/cli.md, 'Redis Cluster')"
                 )
             self._publish = "SPUBLISH" if version and int(version.group(1)) >= 7 else "PUBLISH"
         return self._publish
