@@ -19,11 +19,14 @@ range instead (for machines where ports are allotted).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -110,6 +113,14 @@ def _ports(n: int) -> list[int]:
             s.close()
 
 
+def _die_with_parent() -> None:
+    """On Linux, the node is killed when the test process dies, even by SIGKILL (a session
+    killed by a timeout would otherwise leave three Redis servers running)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def _options(port: int, bus_port: int, data: Path) -> list[str]:
     options = {
         "port": port,
@@ -191,6 +202,7 @@ class LocalCluster:
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
+                    preexec_fn=_die_with_parent,
                 )
             )
         deadline = time.monotonic() + START_TIMEOUT

@@ -235,7 +235,12 @@ def _claim_ritual(t: Turn, side: int, c: cmd.ClaimRitual) -> None:
     if state.players[side].tokens[ritual] < size:
         raise RuleViolation(f"you need {size} {name} tokens for that set", code="not_enough_tokens")
     points = CONTENT.ritual_spaces[size - 3][1]
-    t.prepare_marker(side)
+    if not t.prepare_marker(side):
+        raise RuleViolation(
+            "you have no Marker left, and none can be taken back from the Battle cards "
+            "without changing who leads one",
+            code="no_marker",
+        )
     t.emit(ev.RitualClaimed(side, ritual, size, points, True))
     t.consolation(side)
 

@@ -239,14 +239,36 @@ def _sentence(e: Any, r: Reader) -> str | None:
             )
         case ev.MarkersRebalanced(pair=p):
             return f"Markers run out: one Marker of each side leaves the {WORDS.pair(p)} card"
-        case ev.BattleResolved(pos=pos, pair=p, strengths=st, winner=w, flipped=flipped):
+        case ev.MarkersReclaimed(side=side, own_pair=own, other_pair=other):
+            return (
+                f"Markers run out: one of {r.who(side)}'s Markers leaves the "
+                f"{WORDS.pair(own)} card and one of {r.who(1 - side)}'s the "
+                f"{WORDS.pair(other)} card; each card keeps its leader"
+            )
+        case ev.MarkerForgone(side=side, what=what, ritual=ritual, size=size, pos=pos, pair=p):
+            claim = {
+                "ritual": f"the {CONTENT.rituals[ritual]} set of {size} is not claimed",
+                "book": f"no Marker goes on the Monastery mat for {r.book(pos)}",
+                "battle": f"no Marker goes on the {WORDS.pair(p)} card",
+            }.get(what, "the claim is forgone")
+            return (
+                f"{r.who(side)} has no Marker left and none can be taken back from the "
+                f"Battle cards: {claim}"
+            )
+        case ev.BattleResolved(
+            pos=pos, pair=p, strengths=st, winner=w, flipped=flipped, marker=marker
+        ):
             _, rev, irr = CONTENT.pairs[p]
             win, lose = (rev, irr) if w == 0 else (irr, rev)
+            n_tiles = plural(len(flipped), "tile")
+            outcome = (
+                f"wins, flips {n_tiles} face down and places a Marker on the {WORDS.pair(p)} card"
+                if marker
+                else f"wins and flips {n_tiles} face down"
+            )
             return (
                 f"Bounded Battle in {r.book(pos)}: {_factions(st[w], win)} against "
-                f"{_factions(st[1 - w], lose)}; {r.who(w)} wins, flips "
-                f"{plural(len(flipped), 'tile')} face down and places a Marker on the "
-                f"{WORDS.pair(p)} card"
+                f"{_factions(st[1 - w], lose)}; {r.who(w)} {outcome}"
             )
         case ev.BattleTied(pos=pos, pair=p, strength=n):
             _, rev, irr = CONTENT.pairs[p]

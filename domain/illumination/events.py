@@ -195,7 +195,33 @@ class RitualClaimed:
 
 @event
 class MarkersRebalanced:
+    """FAQ (run out of Markers): one Marker of each side leaves Battle card ``pair``."""
+
     pair: int
+
+
+@event
+class MarkersReclaimed:
+    """FAQ, from two cards: one of ``side``'s Markers leaves Battle card ``own_pair`` and
+    one of the other side's leaves ``other_pair``; each card keeps its leader (D-25)."""
+
+    side: int
+    own_pair: int
+    other_pair: int
+
+
+@event
+class MarkerForgone:
+    """``side`` has no Marker left and none can be freed: what the Marker would have
+    claimed is forgone (D-25). ``what`` is ``ritual`` (``ritual``, ``size``), ``book``
+    (``pos``) or ``battle`` (``pair``)."""
+
+    side: int
+    what: str
+    ritual: int = -1
+    size: int = 0
+    pos: int = -1
+    pair: int = -1
 
 
 @event
@@ -207,6 +233,8 @@ class BattleResolved:
     """REV strength, IRR strength."""
     winner: int
     flipped: tuple[str, ...]
+    marker: bool = True
+    """False when the winner had no Marker to place on the card (D-25, MarkerForgone)."""
 
 
 @event
@@ -355,6 +383,8 @@ EVENT_TYPES: tuple[type, ...] = (
     CardBought,
     RitualClaimed,
     MarkersRebalanced,
+    MarkersReclaimed,
+    MarkerForgone,
     BattleResolved,
     BattleTied,
     BookClosed,

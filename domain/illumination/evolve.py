@@ -227,9 +227,24 @@ def _rebalanced(s: State, e: ev.MarkersRebalanced) -> State:
     return _set_player(s, 1, markers=s.players[1].markers + 1)
 
 
+def _reclaimed(s: State, e: ev.MarkersReclaimed) -> State:
+    battle = [list(b) for b in s.battle]
+    battle[e.own_pair][e.side] -= 1
+    battle[e.other_pair][1 - e.side] -= 1
+    s = _evolve(s, battle=tuple((r, i) for r, i in battle))
+    s = _set_player(s, 0, markers=s.players[0].markers + 1)
+    return _set_player(s, 1, markers=s.players[1].markers + 1)
+
+
+def _forgone(s: State, e: ev.MarkerForgone) -> State:
+    return s  # a record for the log: nothing is placed
+
+
 def _battle(s: State, e: ev.BattleResolved) -> State:
     battle = list(s.battle)
     r, i = battle[e.pair]
+    if not e.marker:
+        return _evolve(s, facedown=s.facedown | frozenset(e.flipped))
     battle[e.pair] = (r + 1, i) if e.winner == 0 else (r, i + 1)
     s = _evolve(s, battle=tuple(battle), facedown=s.facedown | frozenset(e.flipped))
     return _marker(s, e.winner)
@@ -375,6 +390,8 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.CardBought: _card_bought,
     ev.RitualClaimed: _ritual_claimed,
     ev.MarkersRebalanced: _rebalanced,
+    ev.MarkersReclaimed: _reclaimed,
+    ev.MarkerForgone: _forgone,
     ev.BattleResolved: _battle,
     ev.BattleTied: _tied,
     ev.BookClosed: _book_closed,

@@ -96,6 +96,7 @@ class Illumination(GameBase):
     def is_horizon(self, event: Any) -> bool:
         """Information horizons (``domain.undo``): ``events.is_horizon``."""
         return ev.is_horizon(event)
+
     bot_names: ClassVar[tuple[str, ...]] = (
         "Brother Anselm",
         "Sister Ende",

@@ -13,6 +13,7 @@ from . import commands as cmd
 from .content import CONTENT
 from .evolve import line_cells
 from .state import State
+from .turn import marker_remedy
 
 __all__ = ["legal_commands", "payments"]
 
@@ -97,7 +98,7 @@ def legal_commands(state: State, seat: int) -> list[Any]:
     if player.deck or player.discard:
         out.extend(cmd.BuyCard(pay) for pay in payments(state, side, CONTENT.card_cost))
     here = CONTENT.stations[state.abbot]
-    if here is not None:
+    if here is not None and marker_remedy(state, side) is not None:
         r = RITUALS.index(here)
         for size in (3, 4, 5):
             if state.ritual_spaces[r * 3 + size - 3] is None and player.tokens[r] >= size:

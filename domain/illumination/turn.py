@@ -16,6 +16,41 @@ from .evolve import apply, line_cells
 from .scoring import breakdown, winners
 from .state import State
 
+
+def _leader(counts: tuple[int, int] | list[int]) -> int:
+    return (counts[0] > counts[1]) - (counts[0] < counts[1])
+
+
+def _keeps_leader(card: tuple[int, int], side: int) -> bool:
+    """Whether one of ``side``'s Markers can leave ``card`` without changing who leads it."""
+    if card[side] < 1:
+        return False
+    after = list(card)
+    after[side] -= 1
+    return _leader(after) == _leader(card)
+
+
+def marker_remedy(state: State, side: int) -> Any:
+    """How ``side`` gets a Marker to place (D-25): ``True`` when it has one in supply;
+    else the event that frees one by the FAQ ("Remove an equal number of Markers belonging
+    to each player from one or more Battle cards, maintaining the existing power-balance on
+    the card"): one of each side from one card (its balance unchanged), or else one of
+    each side from two cards, each keeping its leader (or its tie); ``None`` when neither
+    is possible."""
+    if state.players[side].markers > 0:
+        return True
+    for pair, (rev, irr) in enumerate(state.battle):
+        if rev >= 1 and irr >= 1:
+            return ev.MarkersRebalanced(pair)
+    for own, card in enumerate(state.battle):
+        if not _keeps_leader(card, side):
+            continue
+        for other, card2 in enumerate(state.battle):
+            if other != own and _keeps_leader(card2, 1 - side):
+                return ev.MarkersReclaimed(side, own, other)
+    return None
+
+
 __all__ = ["Turn"]
 
 TILES = CONTENT.tiles
@@ -73,14 +108,17 @@ class Turn:
         if self.state.players[1 - placer].human:
             self.draw(1 - placer, "consolation")
 
-    def prepare_marker(self, side: int) -> None:
-        """FAQ "run out of Markers" (D-25): take one of each side off a Battle card."""
-        if self.state.players[side].markers > 0:
-            return
-        for pair, (rev, irr) in enumerate(self.state.battle):
-            if rev >= 1 and irr >= 1:
-                self.emit(ev.MarkersRebalanced(pair))
-                return
+    def prepare_marker(self, side: int) -> bool:
+        """Make sure ``side`` has a Marker to place (FAQ "run out of Markers", D-25).
+
+        Frees one if needed, recording which Markers left which card; ``False`` when even
+        the FAQ's remedy is impossible: the caller forgoes the claim (MarkerForgone)."""
+        remedy = marker_remedy(self.state, side)
+        if remedy is None:
+            return False
+        if remedy is not True:
+            self.emit(remedy)
+        return True
 
     # -- placement pipeline (E-PLACE) -------------------------------------------------------
     def place(self, side: int, tile: str, pos: int, cell: int, how: str) -> None:
@@ -115,9 +153,13 @@ class Turn:
                 for c in conflict.cells
                 if (t := book.cells[c]) is not None and TILES[t].side != winner
             )
-            self.prepare_marker(winner)
+            marker = self.prepare_marker(winner)
+            if not marker:
+                self.emit(ev.MarkerForgone(winner, "battle", pair=conflict.pair))
             self.emit(
-                ev.BattleResolved(pos, conflict.pair, conflict.cells, (rev, irr), winner, flipped)
+                ev.BattleResolved(
+                    pos, conflict.pair, conflict.cells, (rev, irr), winner, flipped, marker
+                )
             )
             self.gain_coins(1 - winner, len(flipped), "battle")
 
@@ -132,14 +174,18 @@ class Turn:
         self.book_marker(pos, side)
 
     def book_marker(self, pos: int, side: int) -> None:
-        self.prepare_marker(side)
-        self.emit(ev.BookMarkerPlaced(pos, side))
-        if self.state.players[side].human:
+        marker = self.prepare_marker(side)
+        if marker:
+            self.emit(ev.BookMarkerPlaced(pos, side))
+        else:
+            self.emit(ev.MarkerForgone(side, "book", pos=pos))  # and the Monk's 5 points
+        if self.state.players[side].human:  # the token comes with the Book, not the Marker
             if any(self.state.supply):
                 self.emit(ev.TokenChoicePending(side))
             else:
                 self.gain_coins(side, 1, "completion")  # D-27
-        self.consolation(side)
+        if marker:
+            self.consolation(side)  # only a Marker on the Monastery mat earns it
 
     # -- end of turn (E-ENDTURN) ------------------------------------------------------------
     def end_turn(self, side: int) -> None:
@@ -258,7 +304,9 @@ class Turn:
             self.emit(ev.AbbotMoved(station, mm, NO_PAYMENT))
         for size, points in reversed(CONTENT.ritual_spaces):
             if self.state.ritual_spaces[ritual * 3 + size - 3] is None:
-                self.prepare_marker(mm)
+                if not self.prepare_marker(mm):
+                    self.emit(ev.MarkerForgone(mm, "ritual", ritual=ritual, size=size))
+                    return
                 self.emit(ev.RitualClaimed(mm, ritual, size, points, False))
                 self.consolation(mm)
                 return
