@@ -118,6 +118,22 @@ def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 # -- subcommands ----------------------------------------------------------------------------
+def _without_password(url: str) -> str:
+    """``url`` with its password replaced by ``***``: the banner goes to terminals and logs,
+    which must never hold a credential."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = f"{parts.username}:" if parts.username else ":"
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{user}***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from server.config import Settings
     from server.embedded import FolderBusy
@@ -127,7 +143,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         settings = Settings.from_env()
     except ValueError as exc:
         raise CloisterError(f"bad environment: {exc}") from None
-    where = settings.redis_url or f"an embedded Redis (data in {settings.data_dir}/)"
+    where = (
+        _without_password(settings.redis_url)
+        if settings.redis_url
+        else f"an embedded Redis (data in {settings.data_dir}/)"
+    )
 
     def ready(url: str) -> None:
         out(f"Cloister on {url}  (Redis: {where}; Ctrl-C stops)")

@@ -466,11 +466,11 @@ class _Replay:
                 seat = self._seat(data, v, {"to_version", "seat", "commands", "at"}, labels)
                 self._time(data, v)
                 entries = [_Entry(i, t, d, o) for i, (t, d, o) in enumerate(self.out, 1)]
-                allowed = undo_options(game, entries, seat, Names(tuple(labels)))
+                may = undo_options(game, entries, seat, Names(tuple(labels)))
                 target, count = data["to_version"], data["commands"]
-                if target not in allowed.targets or count != allowed.targets.index(target) + 1:
+                if target not in may.targets or count != may.targets.index(target) + 1:
                     raise Mismatch(
-                        f"version {v}: an undo the server refuses there ({allowed.reason})", v
+                        f"version {v}: an undo the server refuses there ({may.reason})", v
                     )
                 self.take(data)
                 state = fold_log(game, options, entries, target)

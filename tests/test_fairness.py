@@ -336,7 +336,7 @@ async def test_health_answers_while_a_large_import_is_re_decided(
     from tests.support import http, running_server
 
     spans: list[tuple[float, float]] = []
-    real = server.imports.replay
+    real = replay
 
     def timed(*args: Any) -> Any:
         start = time.monotonic()
@@ -345,7 +345,7 @@ async def test_health_answers_while_a_large_import_is_re_decided(
         finally:
             spans.append((start, time.monotonic()))
 
-    monkeypatch.setattr(server.imports, "replay", timed)
+    monkeypatch.setattr(server.imports, "replay", timed)  # what imports calls
     store = RedisStore(REDIS_URL, key_prefix)
     try:
         svc = GameService(store, default_registry())

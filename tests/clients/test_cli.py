@@ -264,3 +264,14 @@ async def test_serve_runs_the_app(tmp_path: Path) -> None:
         store = RedisStore(REDIS_URL, prefix)
         await store.delete_prefix()
         await store.close()
+
+
+def test_the_serve_banner_never_prints_a_redis_password() -> None:
+    from clients.cli import _without_password
+
+    assert _without_password("redis://:s3cret@db.example:6380/0") == "redis://:***@db.example:6380/0"
+    assert (
+        _without_password("rediss://app:s3cret@[::1]:6379/2") == "rediss://app:***@[::1]:6379/2"
+    )
+    assert _without_password("redis://127.0.0.1:6379/0") == "redis://127.0.0.1:6379/0"
+    assert "s3cret" not in _without_password("redis+cluster://u:s3cret@node1:7000")
