@@ -26,7 +26,7 @@ from typing import Any
 from domain.bots import Bot, RandomBot, bot_move
 from domain.game import Game
 from domain.randomness import Context, Rng
-from domain.registry import default_registry
+from domain.registry import Registry, default_registry
 
 __all__ = ["MATCHES", "Chooser", "play", "vs_legacy", "vs_random"]
 
@@ -44,6 +44,16 @@ MATCHES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
         {"level": 1, "players": 2, "mode": "competitive"},
     ),
 }
+
+
+_REGISTRY: list[Registry] = []
+
+
+def _registry() -> Registry:
+    """The default registry, looked up once (each look-up reads the entry points)."""
+    if not _REGISTRY:
+        _REGISTRY.append(default_registry())
+    return _REGISTRY[0]
 
 
 def fair(bot: Bot) -> Chooser:
@@ -64,7 +74,7 @@ def play(
     name: str, options: dict[str, Any], seed: int, choosers: list[Chooser]
 ) -> tuple[int, ...]:
     """One seeded game to the end; the final scores by seat."""
-    game = default_registry()[name].game
+    game = _registry()[name].game
     state = game.initial_state(options)
     ctx = Context.seeded(f"bots-{name}-{seed}")
     for e in game.setup(state, ctx):
@@ -91,7 +101,7 @@ def play(
 
 def vs_random(name: str, games: int, first_seed: int = 0) -> float:
     """The share of ``games`` the greedy bot wins outright against random bots."""
-    gtype = default_registry()[name]
+    gtype = _registry()[name]
     options = MATCHES[name][0]
     n = gtype.game.seat_count(options)
     wins = 0
@@ -106,7 +116,7 @@ def vs_random(name: str, games: int, first_seed: int = 0) -> float:
 
 def vs_legacy(name: str, games: int, first_seed: int = 0) -> float:
     """The share of ``games`` the greedy bot wins or ties against its pre-view version."""
-    gtype = default_registry()[name]
+    gtype = _registry()[name]
     options = MATCHES[name][1]
     ok = 0
     for i in range(games):
