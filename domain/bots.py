@@ -12,7 +12,6 @@ ahead must rebuild what it needs from the view (each game's ``bots.py`` does).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 import attrs

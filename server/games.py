@@ -244,6 +244,7 @@ def bot_name(rec: GameRecord, seat: int, taken: set[str] | None = None) -> str:
     record does not hold them yet)."""
     if taken is None:
         taken = {s.name for s in rec.seats if s is not None}
+    base: str
     for base in rec.game.bot_names:
         if base + BOT_SUFFIX not in taken:
             return base + BOT_SUFFIX

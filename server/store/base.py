@@ -8,6 +8,7 @@ Optional, used by the game service when a store has them (the Redis store does):
 
 from __future__ import annotations
 
+import typing
 from collections.abc import AsyncIterator, Mapping, Sequence
 from typing import Any, Literal, Protocol
 
@@ -39,6 +40,10 @@ class StoredEvent:
     schema: int = 1
 
 
+AppendStatus = Literal["ok", "dup", "reused", "conflict", "diverged"]
+APPEND_STATUSES: frozenset[str] = frozenset(typing.get_args(AppendStatus))
+
+
 @attrs.frozen
 class AppendResult:
     """``ok``: appended, ``version`` is the new head. ``dup``: this command id was appended
@@ -50,7 +55,7 @@ class AppendResult:
     but its event is not ``head_uuid`` (history was rewritten under the caller); nothing
     was written."""
 
-    status: Literal["ok", "dup", "reused", "conflict", "diverged"]
+    status: AppendStatus
     version: int
 
 

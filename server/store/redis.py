@@ -29,13 +29,13 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import orjson
 import redis.asyncio as aioredis
 from redis.asyncio.connection import parse_url
 
-from .base import AppendResult, NewEvent, RawEvent, StoredEvent
+from .base import APPEND_STATUSES, AppendResult, AppendStatus, NewEvent, RawEvent, StoredEvent
 from .resp import (
     COMMAND_TIMEOUT,
     CONNECT_TIMEOUT,
@@ -178,7 +178,9 @@ class RedisStore:
         ]
         status, version = await self._script(keys, args)
         status = status.decode() if isinstance(status, bytes) else status
-        result = AppendResult(status, int(version))
+        if status not in APPEND_STATUSES:  # the script answers only these; anything else is a bug
+            raise RuntimeError(f"the append script answered {status!r}")
+        result = AppendResult(cast(AppendStatus, status), int(version))
         if status == "ok" and expected == 0:
             # The lobby index spans games (and Cluster slots), so it cannot be in the
             # script; losing this write only hides a game from the list until a rebuild.
