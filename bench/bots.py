@@ -70,9 +70,7 @@ def legacy(name: str) -> Chooser:
     return lambda game, state, seat, rng: bot.choose(game, state, seat, rng)
 
 
-def play(
-    name: str, options: dict[str, Any], seed: int, choosers: list[Chooser]
-) -> tuple[int, ...]:
+def play(name: str, options: dict[str, Any], seed: int, choosers: list[Chooser]) -> tuple[int, ...]:
     """One seeded game to the end; the final scores by seat."""
     game = _registry()[name].game
     state = game.initial_state(options)

@@ -21,7 +21,7 @@ therefore stable: rename a class only with an upcaster (``upcast``).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, runtime_checkable
 
 import attrs
 
@@ -136,8 +136,11 @@ class Game(Protocol[S, C, E]):
     def upcast(self, type_: str, schema: int, data: dict[str, Any]) -> dict[str, Any]: ...
 
 
-class GameBase:
-    """Defaults for the optional parts of the contract; games may subclass it."""
+class GameBase(Generic[S, C, E]):
+    """Defaults for the optional parts of the contract; games subclass it bound to their
+    own types, ``class Illumination(GameBase[State, Command, Event])``, so that mypy checks
+    ``decide``, ``evolve`` and ``view`` against them (``Command`` and ``Event`` being the
+    unions of the game's command and event classes)."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -152,7 +155,7 @@ class GameBase:
         n: int = self.seat_count(options)  # type: ignore[attr-defined]
         return tuple(f"Player {i + 1}" for i in range(n))
 
-    def hidden_values(self, state: Any, viewer: Viewer) -> frozenset[str]:
+    def hidden_values(self, state: S, viewer: Viewer) -> frozenset[str]:
         """Strings that must not appear in anything ``viewer`` receives at ``state``.
 
         Used by the leak tests: return the identities of secrets (card ids in other hands,
@@ -160,10 +163,11 @@ class GameBase:
         """
         return frozenset()
 
-    def redact(self, event: Any, viewer: Viewer) -> Any:
+    def redact(self, event: E, viewer: Viewer) -> E | None:
         """``event`` as ``viewer`` may see it, from the secrets its type declares
         (:mod:`domain.secrets`); raises ``UndeclaredSecrets`` for an undeclared type."""
-        return _redact(event, viewer)
+        redacted: E | None = _redact(event, viewer)
+        return redacted
 
     quiet_events: ClassVar[tuple[type, ...]] = ()
     """Bookkeeping event types (a stage or cursor change): ``narrate`` gives them no line."""
@@ -171,7 +175,7 @@ class GameBase:
     """Names from the game's world for bots, so that seats can be told apart
     ("Brother Anselm"); the server gives each bot the first one not yet at the table."""
 
-    def narrate(self, event: Any, names: Names) -> str | None:
+    def narrate(self, event: E, names: Names) -> str | None:
         """The log's sentence for ``event`` (already redacted for ``names.viewer``), in the
         rulebook's words; ``None`` for bookkeeping no player needs to read."""
         return None
@@ -180,7 +184,7 @@ class GameBase:
         """Printed name, kind and rules text of every component a page shows, by id."""
         return {}
 
-    def table_labels(self, state: Any, labels: tuple[str, ...]) -> tuple[str, ...]:
+    def table_labels(self, state: S, labels: tuple[str, ...]) -> tuple[str, ...]:
         """The seat labels once the game is set up (a nation dealt at random replaces
         "Player 2"); by default the labels the seats were created with."""
         return labels

@@ -41,7 +41,7 @@ __all__ = ["CampusGalli"]
 LEVEL_NAMES = {1: "Ora et Labora", 2: "Libri et Hospites", 3: "Eventus et Periculi"}
 
 
-class CampusGalli(GameBase):
+class CampusGalli(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
     name: ClassVar[str] = "campus-galli"
     title: ClassVar[str] = "Campus Galli"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (

@@ -110,7 +110,7 @@ class State:
     choices: SecretChoices = SecretChoices(frozenset())
 
 
-class HighCard(GameBase):
+class HighCard(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
     name: ClassVar[str] = "high-card"
     title: ClassVar[str] = "High Card (demo)"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (

@@ -50,7 +50,7 @@ SOLO: tuple[tuple[str, str], ...] = (("mode", "solo"),)
 """The options against the Mystic Monk mean nothing in a duel (see OptionSpec.applies_when)."""
 
 
-class Illumination(GameBase):
+class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
     name: ClassVar[str] = "illumination"
     title: ClassVar[str] = "Illumination"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (

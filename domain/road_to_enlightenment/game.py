@@ -74,7 +74,7 @@ def _normalise(command: Any) -> Any:
     return attrs.evolve(command, **changes) if changes else command
 
 
-class RoadToEnlightenment(GameBase):
+class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
     name: ClassVar[str] = "road-to-enlightenment"
     title: ClassVar[str] = "Road to Enlightenment"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
