@@ -18,7 +18,7 @@ from typing import Any
 from domain.campus_galli import commands as C
 from domain.campus_galli.content import ACTIONS, COLOURS, SECTIONS, TASKS
 from domain.campus_galli.geometry import Placement, ring_fast
-from domain.campus_galli.rules.queries import (
+from domain.campus_galli.queries import (
     ALL_BUILDING_MASK,
     LAY_TASKS,
     SYMBOL_MASK,

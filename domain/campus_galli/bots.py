@@ -20,7 +20,7 @@ from ..viewers import Seat
 from . import commands as C
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
 from .geometry import Placement, cell_xy, mask_of, placement, ring_fast
-from .rules.queries import (
+from .queries import (
     ALL_BUILDING_MASK,
     LAY_TASKS,
     SYMBOL_MASK,

@@ -298,7 +298,7 @@ def prompt(state: Any, viewer: Any) -> str:
     if state.phase in ("turns", "special") and t is not None:
         return _turn_prompt(state, t, names, seat)
     if state.phase == "special":
-        from .rules.flow import special_seat
+        from .flow import special_seat
 
         current = special_seat(state)
         if current is None:

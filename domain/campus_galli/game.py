@@ -13,6 +13,8 @@ from ..viewers import Seat, Viewer
 from . import view as _view
 from .commands import COMMAND_TYPES
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TABLES, TASKS
+from .decide import advance
+from .decide import decide as _decide
 from .describe import narrate as _narrate
 from .describe import prompt as _prompt
 from .describe import summary as _summary
@@ -26,14 +28,12 @@ from .events import (
     TaskDeckShuffled,
     UnfinishedPileFormed,
 )
+from .evolve import evolve as _evolve
 from .geometry import components
 from .glossary import WORDS, build_glossary
-from .rules.decide import advance
-from .rules.decide import decide as _decide
-from .rules.evolve import evolve as _evolve
-from .rules.legal import legal_commands as _legal
-from .rules.legal import to_act as _to_act
-from .rules.queries import ALL_LETTERS, popcount, tile_set_points, uncovered_wooden
+from .legal import legal_commands as _legal
+from .legal import to_act as _to_act
+from .queries import ALL_LETTERS, popcount, tile_set_points, uncovered_wooden
 from .state import Player, State
 
 __all__ = ["CampusGalli"]

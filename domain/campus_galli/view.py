@@ -8,10 +8,10 @@ from typing import Any
 
 from ..viewers import Viewer
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
+from .evolve import PILES
 from .geometry import cell_xy, cells_of
-from .rules.evolve import PILES
-from .rules.legal import SIMULTANEOUS_EVENTS, to_act
-from .rules.queries import ALL_LETTERS, is_complete, player_score
+from .legal import SIMULTANEOUS_EVENTS, to_act
+from .queries import ALL_LETTERS, is_complete, player_score
 from .state import State
 
 __all__ = ["card_info", "hidden_values", "view"]

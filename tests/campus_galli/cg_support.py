@@ -11,7 +11,7 @@ import orjson
 from domain.bots import RandomBot, bot_move
 from domain.campus_galli import GAME
 from domain.campus_galli.content import ACTIONS, SECTIONS, TASKS
-from domain.campus_galli.rules.queries import uncovered_wooden
+from domain.campus_galli.queries import uncovered_wooden
 from domain.campus_galli.state import State
 from domain.narration import Names
 from domain.randomness import Context, Rng

@@ -24,6 +24,7 @@ from domain.campus_galli.commands import (
     SpecialExpand,
     TakeFromHut,
 )
+from domain.campus_galli.decide import advance
 from domain.campus_galli.events import (
     CardRescored,
     ExchangesFinished,
@@ -32,8 +33,7 @@ from domain.campus_galli.events import (
     TilesGained,
 )
 from domain.campus_galli.geometry import cells_of
-from domain.campus_galli.rules.decide import advance
-from domain.campus_galli.rules.queries import master_builder_allowed
+from domain.campus_galli.queries import master_builder_allowed
 from domain.campus_galli.state import Monk, State, Turn
 from domain.errors import DomainError
 from domain.randomness import Context

@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from domain.campus_galli.commands import DeclineEvent, PayEvent
+from domain.campus_galli.decide import advance
 from domain.campus_galli.events import (
     ActionCardsDrawn,
     ActionPileFormed,
@@ -12,7 +13,6 @@ from domain.campus_galli.events import (
     RoundStarted,
     TaskRevealed,
 )
-from domain.campus_galli.rules.decide import advance
 from domain.randomness import Context
 from domain.simultaneous import ChoiceCommitted
 from domain.viewers import SPECTATOR, seat_viewer

@@ -10,6 +10,7 @@ import pytest
 from domain.bots import bot_move
 from domain.campus_galli.commands import PlaceSection, TakeFromHut
 from domain.campus_galli.content import ACTIONS, TASKS
+from domain.campus_galli.decide import advance
 from domain.campus_galli.events import (
     GameStarted,
     GapsChecked,
@@ -19,8 +20,7 @@ from domain.campus_galli.events import (
     TaskDeckShuffled,
 )
 from domain.campus_galli.geometry import placement
-from domain.campus_galli.rules.decide import advance
-from domain.campus_galli.rules.queries import pigment, player_score, team_score, tile_set_points
+from domain.campus_galli.queries import pigment, player_score, team_score, tile_set_points
 from domain.campus_galli.state import State, Turn
 from domain.errors import DomainError
 from domain.randomness import Context
@@ -320,7 +320,7 @@ def test_cg10_level3_pigments(score: int, name: str, annals: bool) -> None:
 
 def _all_covered_state() -> State:
     state = GAME.initial_state({"level": 3, "players": 1, "mode": "cooperative"})
-    from domain.campus_galli.rules.queries import ALL_BUILDING_MASK, ALL_LETTERS
+    from domain.campus_galli.queries import ALL_BUILDING_MASK, ALL_LETTERS
 
     return attrs.evolve(
         state, construction=frozenset(ALL_LETTERS), cover=ALL_BUILDING_MASK, placed=()
@@ -379,7 +379,7 @@ def test_two_lazy_monks_whose_spaces_merge_both_stay_until_it_closes_or_grows() 
     increases the empty space beyond 3 wooden building spaces". A reconstruction that merges
     two empty spaces into one of 3 or fewer does neither: both monks stay, both lying in the
     merged space (each still -1 for its owner). Once it grows beyond 3, both go home."""
-    from domain.campus_galli.rules.evolve import reconcile
+    from domain.campus_galli.evolve import reconcile
     from domain.campus_galli.state import Monk
 
     state = fixture(

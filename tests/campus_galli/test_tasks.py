@@ -12,7 +12,7 @@ import pytest
 
 from domain.campus_galli.content import SECTIONS, TASKS, TaskCard
 from domain.campus_galli.geometry import ring
-from domain.campus_galli.rules.queries import BUILDING_MASK, legal_placements, satisfied
+from domain.campus_galli.queries import BUILDING_MASK, legal_placements, satisfied
 from domain.campus_galli.state import State, Turn
 from tests.campus_galli.cg_support import new_game
 

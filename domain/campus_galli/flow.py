@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...randomness import Context
-from ..content import ACTIONS, COLOURS, TABLES, TASKS
-from ..events import (
+from ..randomness import Context
+from .content import ACTIONS, COLOURS, TABLES, TASKS
+from .events import (
     ActionCardsDrawn,
     ActionPileReformed,
     BuildingFlipped,
@@ -30,8 +30,7 @@ from ..events import (
     TurnEnded,
     TurnStarted,
 )
-from ..geometry import cells_of
-from ..state import State
+from .geometry import cells_of
 from .queries import (
     FACES,
     can_exchange,
@@ -47,6 +46,7 @@ from .queries import (
     storm_sections,
     team_score,
 )
+from .state import State
 
 __all__ = ["auto_events", "special_seat"]
 

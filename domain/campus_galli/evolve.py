@@ -6,9 +6,9 @@ from typing import Any
 
 import attrs
 
-from ...simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
-from ..content import ACTIONS, COLOURS, SECTIONS, TASKS
-from ..events import (
+from ..simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
+from .content import ACTIONS, COLOURS, SECTIONS, TASKS
+from .events import (
     ActionCardsDrawn,
     ActionPileFormed,
     ActionPileReformed,
@@ -54,8 +54,7 @@ from ..events import (
     UnfinishedPileFormed,
     UnfinishedTaken,
 )
-from ..geometry import components
-from ..state import EventPrompt, Monk, State, Turn, add_tiles
+from .geometry import components
 from .queries import (
     ALL_LETTERS,
     building_area,
@@ -64,6 +63,7 @@ from .queries import (
     popcount,
     uncovered_wooden,
 )
+from .state import EventPrompt, Monk, State, Turn, add_tiles
 
 PILES = ("R", "B", "G", "Y")
 

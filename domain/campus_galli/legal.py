@@ -5,8 +5,8 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement, product
 from typing import Any
 
-from ...viewers import Seat
-from ..commands import (
+from ..viewers import Seat
+from .commands import (
     Beg,
     BringGuest,
     ChooseLazyMonk,
@@ -36,8 +36,7 @@ from ..commands import (
     TakeFromHut,
     TakeUnfinished,
 )
-from ..content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
-from ..state import State
+from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
 from .evolve import PILES
 from .flow import rescore_candidates, special_seat
 from .queries import (
@@ -56,6 +55,7 @@ from .queries import (
     reward_options,
     take_choices,
 )
+from .state import State
 
 __all__ = ["EXCHANGE_STAGES", "SIMULTANEOUS_EVENTS", "legal_commands", "to_act"]
 

@@ -6,8 +6,8 @@ from collections.abc import Collection
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
-from ...viewers import Seat
-from ..content import (
+from ..viewers import Seat
+from .content import (
     ACTIONS,
     COLOURS,
     PLAN,
@@ -18,8 +18,8 @@ from ..content import (
     Section,
     TaskCard,
 )
-from ..geometry import CANDIDATES, Placement, components, ring
-from ..state import CI, Monk, State, Turn
+from .geometry import CANDIDATES, Placement, components, ring
+from .state import CI, Monk, State, Turn
 
 BUILDING_MASK = {letter: b.mask for letter, b in PLAN.buildings.items()}
 ALL_LETTERS = tuple(sorted(PLAN.buildings))

@@ -8,13 +8,13 @@ from typing import Any
 
 import attrs
 
-from ...errors import GameOver, InvalidCommand, NotYourTurn, RuleViolation, UnknownCommand
-from ...randomness import Context
-from ...simultaneous import ChoiceCommitted
-from ...viewers import Seat
-from .. import commands as C
-from ..content import ACTIONS, COLOURS, PLAN, SECTIONS, SHAPES, TASKS
-from ..events import (
+from ..errors import GameOver, InvalidCommand, NotYourTurn, RuleViolation, UnknownCommand
+from ..randomness import Context
+from ..simultaneous import ChoiceCommitted
+from ..viewers import Seat
+from . import commands as C
+from .content import ACTIONS, COLOURS, PLAN, SECTIONS, SHAPES, TASKS
+from .events import (
     AlmsChosen,
     BegDeclared,
     Begged,
@@ -41,10 +41,9 @@ from ..events import (
     TilesGained,
     UnfinishedTaken,
 )
-from ..geometry import cells_of, geometry_problem, placement
-from ..state import State, Turn, add_tiles
 from .evolve import PILES, evolve
 from .flow import auto_events, special_seat
+from .geometry import cells_of, geometry_problem, placement
 from .legal import EXCHANGE_STAGES, SIMULTANEOUS_EVENTS, guest_monks, legal_commands, to_act
 from .queries import (
     ALL_LETTERS,
@@ -59,6 +58,7 @@ from .queries import (
     reward_options,
     tiles_for_lay,
 )
+from .state import State, Turn, add_tiles
 
 __all__ = ["advance", "decide"]
 
