@@ -16,8 +16,7 @@ from ..bots import SeatView
 from ..randomness import Context, Rng
 from . import commands as cmd
 from .content import CONTENT
-from .decide import decide
-from .evolve import apply
+from .decide import decide_turn
 from .scoring import breakdown
 from .state import Book, Pending, Player, State
 
@@ -226,12 +225,9 @@ class GreedyBot:
         ctx = Context.seeded(rng.randint(0, 2**31))
         for command in candidates:
             try:
-                events = decide(state, seat, command, ctx.rng)
+                after = decide_turn(state, seat, command, ctx.rng).state
             except ValueError:
                 continue
-            after = state
-            for e in events:
-                after = apply(after, e)
             value = evaluate(after, side)
             if isinstance(command, cmd.DiscardItem):
                 value = -_held(state, side, command.item)

@@ -4,6 +4,8 @@ the mat owner's view. A payment is ``(coins, Candle, Bell, Wine, Bread)``."""
 
 from __future__ import annotations
 
+from typing import get_args
+
 import attrs
 
 __all__ = [
@@ -200,25 +202,7 @@ Command = (
     | ChooseExiliumSpace
     | ChooseCompletionToken
 )
+"""Every command a player may send (``decide`` refuses anything else)."""
 
-COMMAND_TYPES: tuple[type, ...] = (
-    Pass,
-    ChooseLine,
-    PlaceTile,
-    MoveActiveTile,
-    SendToSheepPen,
-    MoveAbbot,
-    BuyCard,
-    ClaimRitual,
-    PlayMotus,
-    PlayMotusAbbot,
-    PlayMutatio,
-    PlayExilium,
-    PlayPorticus,
-    PlayScriptum,
-    PlayRitus,
-    EndTurn,
-    DiscardItem,
-    ChooseExiliumSpace,
-    ChooseCompletionToken,
-)
+COMMAND_TYPES: tuple[type, ...] = get_args(Command)
+"""The command classes in the order of ``Command``."""

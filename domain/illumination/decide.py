@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import assert_never
 
 from ..errors import GameOver, InvalidCommand, NotYourTurn, RuleViolation, UnknownCommand
+from ..randomness import Rng
 from . import commands as cmd
 from . import events as ev
 from .board import monk_search
@@ -14,7 +14,7 @@ from .evolve import line_cells
 from .state import State
 from .turn import Turn
 
-__all__ = ["book_name", "decide"]
+__all__ = ["book_name", "decide", "decide_turn"]
 
 TILES = CONTENT.tiles
 ROMAN = ("I", "II", "III")
@@ -104,7 +104,14 @@ def _open_book(state: State, side: int, pos: int, suffix: str = "") -> None:
 
 
 # -- the decider -----------------------------------------------------------------------------
-def decide(state: State, seat: int, command: Any, rng: Any) -> list[Any]:
+def decide(state: State, seat: int, command: cmd.Command, rng: Rng) -> list[ev.Event]:
+    """The events ``command`` from ``seat`` causes, the automatic ones after it included."""
+    return decide_turn(state, seat, command, rng).events
+
+
+def decide_turn(state: State, seat: int, command: cmd.Command, rng: Rng) -> Turn:
+    """:func:`decide`'s transaction: its events and the state they lead to (a bot looking
+    one ply ahead reads ``state`` rather than folding the events again)."""
     if state.phase == "over":
         raise GameOver("the game is over")
     if state.phase != "play":
@@ -112,8 +119,7 @@ def decide(state: State, seat: int, command: Any, rng: Any) -> list[Any]:
     seats = 2 if state.mode == "duel" else 1
     if type(seat) is not int or not 0 <= seat < seats:
         raise NotYourTurn(f"there is no seat {seat!r} in this game")
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
+    if not isinstance(command, cmd.COMMAND_TYPES):
         raise UnknownCommand(f"Illumination has no command {type(command).__name__}")
     side = state.side_of(seat)
     name = CONTENT.side_names
@@ -137,8 +143,52 @@ def decide(state: State, seat: int, command: Any, rng: Any) -> list[Any]:
     elif state.discarding == 0 and isinstance(command, cmd.DiscardItem):
         raise RuleViolation("you have nothing to discard now", code="no_discard_needed")
     turn = Turn(state, rng)
-    handler(turn, side, command)
-    return turn.events
+    _dispatch(turn, side, command)
+    return turn
+
+
+def _dispatch(t: Turn, side: int, command: cmd.Command) -> None:
+    match command:
+        case cmd.Pass():
+            _pass(t, side, command)
+        case cmd.ChooseLine():
+            _choose_line(t, side, command)
+        case cmd.PlaceTile():
+            _place_tile(t, side, command)
+        case cmd.MoveActiveTile():
+            _move_active(t, side, command)
+        case cmd.SendToSheepPen():
+            _sheep_pen(t, side, command)
+        case cmd.MoveAbbot():
+            _move_abbot(t, side, command)
+        case cmd.BuyCard():
+            _buy_card(t, side, command)
+        case cmd.ClaimRitual():
+            _claim_ritual(t, side, command)
+        case cmd.PlayMotus():
+            _motus(t, side, command)
+        case cmd.PlayMotusAbbot():
+            _motus_abbot(t, side, command)
+        case cmd.PlayMutatio():
+            _mutatio(t, side, command)
+        case cmd.PlayExilium():
+            _exilium(t, side, command)
+        case cmd.PlayPorticus():
+            _porticus(t, side, command)
+        case cmd.PlayScriptum():
+            _scriptum(t, side, command)
+        case cmd.PlayRitus():
+            _ritus(t, side, command)
+        case cmd.EndTurn():
+            _end_turn(t, side, command)
+        case cmd.DiscardItem():
+            _discard(t, side, command)
+        case cmd.ChooseExiliumSpace():
+            _exile_space(t, side, command)
+        case cmd.ChooseCompletionToken():
+            _completion_token(t, side, command)
+        case _:
+            assert_never(command)
 
 
 def _pass(t: Turn, side: int, c: cmd.Pass) -> None:
@@ -411,26 +461,3 @@ def _completion_token(t: Turn, side: int, c: cmd.ChooseCompletionToken) -> None:
     if t.state.supply[ritual] <= 0:
         raise RuleViolation(f"the {c.ritual} supply is empty", code="supply_empty")
     t.emit(ev.TokenChosen(side, ritual))
-
-
-_HANDLERS: dict[type, Callable[[Turn, int, Any], None]] = {
-    cmd.Pass: _pass,
-    cmd.ChooseLine: _choose_line,
-    cmd.PlaceTile: _place_tile,
-    cmd.MoveActiveTile: _move_active,
-    cmd.SendToSheepPen: _sheep_pen,
-    cmd.MoveAbbot: _move_abbot,
-    cmd.BuyCard: _buy_card,
-    cmd.ClaimRitual: _claim_ritual,
-    cmd.PlayMotus: _motus,
-    cmd.PlayMotusAbbot: _motus_abbot,
-    cmd.PlayMutatio: _mutatio,
-    cmd.PlayExilium: _exilium,
-    cmd.PlayPorticus: _porticus,
-    cmd.PlayScriptum: _scriptum,
-    cmd.PlayRitus: _ritus,
-    cmd.EndTurn: _end_turn,
-    cmd.DiscardItem: _discard,
-    cmd.ChooseExiliumSpace: _exile_space,
-    cmd.ChooseCompletionToken: _completion_token,
-}

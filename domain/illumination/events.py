@@ -7,9 +7,11 @@ the redacted copy a viewer without access receives.
 
 from __future__ import annotations
 
+from typing import get_args
+
 from ..secrets import event, secret
 
-__all__ = ["EVENT_TYPES"]
+__all__ = ["EVENT_TYPES", "Event", "is_horizon"]
 
 
 # -- setup -----------------------------------------------------------------------------------
@@ -358,53 +360,57 @@ class MonkTileDiscarded:
     tile: str
 
 
-EVENT_TYPES: tuple[type, ...] = (
-    BooksArranged,
-    AbbotPlaced,
-    DifficultyMarkersPlaced,
-    TileStacksFormed,
-    ArchwaysFilled,
-    DeckShuffled,
-    DiscardReshuffled,
-    CardDrawn,
-    ConsolationForfeited,
-    CrusadeDealt,
-    TurnStarted,
-    Passed,
-    LineChosen,
-    CoinsGained,
-    TokenGained,
-    TilePlaced,
-    TileLifted,
-    ExilePending,
-    ActiveTileMoved,
-    TileToSheepPen,
-    AbbotMoved,
-    CardBought,
-    RitualClaimed,
-    MarkersRebalanced,
-    MarkersReclaimed,
-    MarkerForgone,
-    BattleResolved,
-    BattleTied,
-    BookClosed,
-    BookMarkerPlaced,
-    TokenChoicePending,
-    TokenChosen,
-    CardPlayed,
-    ArchwaysSwapped,
-    LinesSwapped,
-    DiscardRequired,
-    ItemDiscarded,
-    StackFlipped,
-    GameEnded,
-    MonkDieRolled,
-    MonkTrackAdvanced,
-    MonkRitualNoSet,
-    MonkStackFormed,
-    GoldLeafPending,
-    MonkTileDiscarded,
+Event = (
+    BooksArranged
+    | AbbotPlaced
+    | DifficultyMarkersPlaced
+    | TileStacksFormed
+    | ArchwaysFilled
+    | DeckShuffled
+    | DiscardReshuffled
+    | CardDrawn
+    | ConsolationForfeited
+    | CrusadeDealt
+    | TurnStarted
+    | Passed
+    | LineChosen
+    | CoinsGained
+    | TokenGained
+    | TilePlaced
+    | TileLifted
+    | ExilePending
+    | ActiveTileMoved
+    | TileToSheepPen
+    | AbbotMoved
+    | CardBought
+    | RitualClaimed
+    | MarkersRebalanced
+    | MarkersReclaimed
+    | MarkerForgone
+    | BattleResolved
+    | BattleTied
+    | BookClosed
+    | BookMarkerPlaced
+    | TokenChoicePending
+    | TokenChosen
+    | CardPlayed
+    | ArchwaysSwapped
+    | LinesSwapped
+    | DiscardRequired
+    | ItemDiscarded
+    | StackFlipped
+    | GameEnded
+    | MonkDieRolled
+    | MonkTrackAdvanced
+    | MonkRitualNoSet
+    | MonkStackFormed
+    | GoldLeafPending
+    | MonkTileDiscarded
 )
+"""Every Illumination event: what ``evolve`` applies and ``decide`` emits."""
+
+EVENT_TYPES: tuple[type, ...] = get_args(Event)
+"""The event classes in the order of ``Event`` (the codec registers them by class name)."""
 
 HORIZON_EVENTS: tuple[type, ...] = (
     # set-up: every random placement

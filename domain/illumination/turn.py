@@ -1,20 +1,25 @@
 """The automatic procedures of a turn: placement pipeline, battles, completion, the end of a
 turn, refills, the Mystic Monk's turn and the end of the game.
 
-A :class:`Turn` collects events and applies each one at once, so every later step sees the
-state the earlier ones produced (exactly what a replay will see).
+A :class:`Turn` is the kernel's :class:`~domain.transaction.Transaction` (events emitted so
+far, and the state they fold into, so every later step sees what a replay will see) with the
+facts of the Mystic Monk's turn that the procedures below consult.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
+from ..randomness import Rng
+from ..transaction import Transaction
 from . import events as ev
 from .board import benefits, bounded, conflicts, monk_search, strength
 from .content import CONTENT
 from .evolve import apply, line_cells
 from .scoring import breakdown, winners
 from .state import State
+
+__all__ = ["Remedy", "Turn", "marker_remedy"]
 
 
 def _leader(counts: tuple[int, int] | list[int]) -> int:
@@ -30,7 +35,11 @@ def _keeps_leader(card: tuple[int, int], side: int) -> bool:
     return _leader(after) == _leader(card)
 
 
-def marker_remedy(state: State, side: int) -> Any:
+Remedy = Literal[True] | ev.MarkersRebalanced | ev.MarkersReclaimed | None
+"""What :func:`marker_remedy` finds: a Marker in supply, the event that frees one, or none."""
+
+
+def marker_remedy(state: State, side: int) -> Remedy:
     """How ``side`` gets a Marker to place (D-25): ``True`` when it has one in supply;
     else the event that frees one by the FAQ ("Remove an equal number of Markers belonging
     to each player from one or more Battle cards, maintaining the existing power-balance on
@@ -51,25 +60,23 @@ def marker_remedy(state: State, side: int) -> Any:
     return None
 
 
-__all__ = ["Turn"]
-
 TILES = CONTENT.tiles
 NO_PAYMENT = (0, 0, 0, 0, 0)
 
 
-class Turn:
-    """Events being decided, with the state they lead to."""
+class Turn(Transaction[State, ev.Event]):
+    """Events being decided, with the state they lead to, and the Mystic Monk's turn flags."""
 
-    def __init__(self, state: State, rng: Any) -> None:
-        self.state = state
-        self.rng = rng
-        self.events: list[Any] = []
+    __slots__ = ("in_monk_turn", "monk_completed")
+
+    rng: Rng
+    """Never ``None`` here: refills, reshuffles and the Monk's die draw from it."""
+
+    def __init__(self, state: State, rng: Rng) -> None:
+        super().__init__(state, apply, rng)
         self.in_monk_turn = False
+        """Inside the Monk's placements, a Book he completes waits for step 5 (D-36)."""
         self.monk_completed: list[int] = []
-
-    def emit(self, event: Any) -> None:
-        self.events.append(event)
-        self.state = apply(self.state, event)
 
     # -- gains ----------------------------------------------------------------------------
     def gain_coins(self, side: int, amount: int, reason: str) -> None:
