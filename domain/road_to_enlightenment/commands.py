@@ -7,12 +7,15 @@ Card lists are sorted tuples of card ids.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import attrs
 
 __all__ = [
     "COMMAND_TYPES",
     "AbandonCity",
     "ArrestChoice",
+    "Command",
     "ConfirmSlots",
     "DeclareAttack",
     "DeclareCensus",
@@ -224,6 +227,40 @@ class DraftPick:
 class RefillHand:
     favorites: tuple[str, ...] = ()
 
+
+Command: TypeAlias = (
+    PlaceLuminary
+    | ConfirmSlots
+    | DeclareAttack
+    | PayWarCost
+    | DeclareDiplomacy
+    | ForgeAlliance
+    | SkipForge
+    | GiveGift
+    | SkipGift
+    | ExchangeOffer
+    | ExchangeDecision
+    | DeclareReorganize
+    | ReorganizePick
+    | DeclareLuminaryAction
+    | DeclareCensus
+    | ArrestChoice
+    | RussiaMove
+    | Respond
+    | ParleyAnswer
+    | DefendWith
+    | DefenseDone
+    | SupportPass
+    | SupportWith
+    | SupportFinish
+    | Reroll
+    | Phase3Choices
+    | HelpUpkeep
+    | AbandonCity
+    | DraftPick
+    | RefillHand
+)
+"""Every command of the game (``COMMAND_TYPES`` as a type)."""
 
 COMMAND_TYPES: tuple[type, ...] = (
     PlaceLuminary,

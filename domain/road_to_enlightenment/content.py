@@ -8,7 +8,7 @@ files are validated on load: a bad file raises :class:`ContentError` naming the 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -28,8 +28,13 @@ __all__ = [
     "Luminary",
     "Nation",
     "Power",
+    "card_stat",
     "content",
+    "forbidden_color",
     "load_content",
+    "power_n",
+    "power_type",
+    "stat",
 ]
 
 CATH = "CATH"
@@ -317,3 +322,33 @@ def load_content() -> Content:
 def content() -> Content:
     """The validated content, loaded once."""
     return load_content()
+
+
+# -- queries the rules, the legal list and the narrator share ---------------------------------
+def card_stat(card: str, key: str) -> int:
+    return content().luminaries[card].stat(key)
+
+
+def stat(cards: Iterable[str], key: str) -> int:
+    lums = content().luminaries
+    return sum(lums[c].stat(key) for c in cards)
+
+
+def forbidden_color(religion: str) -> str:
+    """The lesser color a player of ``religion`` may never hold (Catholic: pink)."""
+    return "PINK" if religion == CATH else "PURPLE"
+
+
+def power_type(card: str | None) -> str | None:
+    if card is None:
+        return None
+    p = content().luminaries[card].power
+    return p.type if p else None
+
+
+def power_n(card: str | None) -> int:
+    """The ``n`` of a card's power (0 without one)."""
+    if card is None:
+        return 0
+    p = content().luminaries[card].power
+    return p.n if p else 0

@@ -507,7 +507,7 @@ def prompt(state: Any, viewer: Any) -> str:
 
 def score_parts(state: Any, seat: int) -> list[tuple[str, int]]:
     """The scoring of phase 4a for ``seat`` at ``state``, category by category as the
-    rulebook lists it (same sum as ``rules.score_deltas``)."""
+    rulebook lists it (same sum as ``draft.score_deltas``)."""
     from .content import ANTI
 
     label = words().raw["scoring"]

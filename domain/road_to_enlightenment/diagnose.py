@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import DomainError, InvalidCommand, RuleViolation
+from .combat import needs_war
 from .commands import (
     AbandonCity,
     DeclareAttack,
@@ -29,10 +30,9 @@ from .commands import (
     SupportFinish,
     SupportWith,
 )
-from .content import NEU, VICTIM_POWERS, content
+from .content import NEU, VICTIM_POWERS, content, forbidden_color, power_type, stat
 from .legal import EXPECTED, routes
-from .rules import forbidden_color, needs_war, power_type, religion_of, stat
-from .state import State
+from .state import State, religion_of
 
 __all__ = ["diagnose"]
 

@@ -8,6 +8,8 @@ orders).
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import attrs
 
 from ..secrets import event, secret
@@ -32,6 +34,7 @@ __all__ = [
     "DiplomacyChanged",
     "DraftOwed",
     "DraftPickForgone",
+    "Event",
     "ExtraPickGranted",
     "GameEnded",
     "LuminariesMoved",
@@ -339,7 +342,48 @@ class GameEnded:
     ranking: tuple[int, ...]
 
 
-EVENT_TYPES: tuple[type, ...] = (
+Event: TypeAlias = (
+    NationsAssigned
+    | ChitsPlaced
+    | PileShuffled
+    | LuminariesMoved
+    | SlotPlanned
+    | ChoiceCommitted
+    | ChoicesRevealed
+    | StacksLocked
+    | StackRevealed
+    | ActionDeclared
+    | CoinsChanged
+    | PrestigeChanged
+    | DiplomacyChanged
+    | StageSet
+    | CursorSet
+    | CombatSet
+    | DiceRolled
+    | DieRerolled
+    | CombatResolved
+    | CityTaken
+    | CitiesAbandoned
+    | MarkerMoved
+    | MedallionTaken
+    | ReligionShifted
+    | CensusJoined
+    | CensusResolved
+    | OffersRevealed
+    | ShortfallSet
+    | TurnOrderSet
+    | ScoringApplied
+    | PlayerEliminated
+    | ExtraPickGranted
+    | DraftOwed
+    | DraftPickForgone
+    | PowerUsed
+    | TurnBegan
+    | GameEnded
+)
+"""Every event of the game (``EVENT_TYPES`` as a type)."""
+
+EVENT_TYPES: tuple[type[Event], ...] = (
     NationsAssigned,
     ChitsPlaced,
     PileShuffled,

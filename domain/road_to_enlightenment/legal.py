@@ -11,6 +11,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
+from .combat import can_support, needs_war
 from .commands import (
     AbandonCity,
     ArrestChoice,
@@ -43,9 +44,9 @@ from .commands import (
     SupportPass,
     SupportWith,
 )
-from .content import ANTI, CATH, VICTIM_POWERS, content
-from .rules import forbidden_color, needs_war, power_type, religion_of, stat
-from .state import State
+from .content import ANTI, CATH, VICTIM_POWERS, content, forbidden_color, power_type, stat
+from .draft import legal_draft
+from .state import State, religion_of
 
 __all__ = ["EXPECTED", "attack_targets", "legal_commands", "may_act", "minimal_sets", "to_act"]
 
@@ -198,8 +199,6 @@ def _declare(state: State, seat: int) -> list[Any]:
 
 
 def _support(state: State, seat: int) -> list[Any]:
-    from .rules import can_support
-
     c = state.combat
     assert c is not None
     p = state.players[seat]
@@ -366,8 +365,6 @@ def _stage_commands(state: State, seat: int) -> list[Any]:
     if kind == "abandon":
         return [AbandonCity(x) for x in sorted(state.foreign(seat))]
     if kind == "draft":
-        from .rules import legal_draft
-
         return [DraftPick(x) for x in sorted(legal_draft(state, seat))]
     if kind == "refill":
         return _refill(state, seat)

@@ -15,7 +15,7 @@ from ..simultaneous import SecretChoices
 from ..values import replace  # re-exported: the kernel's checked copy
 from .content import NEU, content
 
-__all__ = ["Combat", "Player", "Stage", "State", "pair_key", "replace"]
+__all__ = ["Combat", "Player", "Stage", "State", "pair_key", "religion_of", "replace"]
 
 T = TypeVar("T")
 
@@ -177,3 +177,7 @@ class State:
     def is_leader(self, seat: int) -> bool:
         top = max(self.players[s].score for s in self.active)
         return self.players[seat].score == top
+
+
+def religion_of(state: State, seat: int) -> str:
+    return content().nations[state.players[seat].nation].religion

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from .content import CATH, content
-from .events import MarkerMoved, MedallionTaken, PrestigeChanged, ReligionShifted
+from .effects import Tx
+from .events import Event, MarkerMoved, MedallionTaken, PrestigeChanged, ReligionShifted
 from .state import State
 
 __all__ = ["advance", "retreat", "shift_religion"]
-
-
-class Emitter(Protocol):
-    state: State
-
-    def emit(self, *events: object) -> None: ...
 
 
 class _Track:
@@ -75,8 +68,8 @@ class _Track:
             self.steal(x, o)  # DD-31: any bumper steals
             x, q = o, q - 1
 
-    def emit(self, tx: Emitter, seat: int, cause: str, wraps: int = 0) -> None:
-        events: list[object] = []
+    def emit(self, tx: Tx, seat: int, cause: str, wraps: int = 0) -> None:
+        events: list[Event] = []
         if wraps:
             events.append(PrestigeChanged(seat, 5 * wraps, f"{self.track} track wrap"))
         for s in self.pos:
@@ -93,7 +86,7 @@ class _Track:
         tx.emit(*events)
 
 
-def advance(tx: Emitter, seat: int, track: str, n: int, cause: str = "ADVANCE") -> None:
+def advance(tx: Tx, seat: int, track: str, n: int, cause: str = "ADVANCE") -> None:
     """Move ``seat``'s marker up ``track`` (SCI or ART) by ``n`` steps, with every side effect."""
     if n <= 0:
         return
@@ -128,7 +121,7 @@ def advance(tx: Emitter, seat: int, track: str, n: int, cause: str = "ADVANCE") 
     t.emit(tx, seat, cause, wraps)
 
 
-def retreat(tx: Emitter, seat: int, track: str, n: int, cause: str = "SETBACK") -> None:
+def retreat(tx: Tx, seat: int, track: str, n: int, cause: str = "SETBACK") -> None:
     """Move ``seat``'s marker ``n`` steps *down* ``track`` by a card effect (§8.1).
 
     "Lift the marker, then move_back from pos - n + 1": it stops on the first free space at or
@@ -146,7 +139,7 @@ def retreat(tx: Emitter, seat: int, track: str, n: int, cause: str = "SETBACK") 
     t.emit(tx, seat, cause)
 
 
-def shift_religion(tx: Emitter, side: str, n: int) -> None:
+def shift_religion(tx: Tx, side: str, n: int) -> None:
     """Move the white marker ``n`` steps toward ``side``'s end, wrapping past +-5 (+3 each)."""
     if n <= 0:
         return
@@ -163,7 +156,7 @@ def shift_religion(tx: Emitter, side: str, n: int) -> None:
             rel, wraps = -1, wraps + 1
         else:
             rel = nxt
-    events: list[object] = [ReligionShifted(rel, side, wraps)]
+    events: list[Event] = [ReligionShifted(rel, side, wraps)]
     if wraps:
         cn = content().nations
         for s in tx.state.active:

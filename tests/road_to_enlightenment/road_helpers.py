@@ -179,7 +179,7 @@ def send(state: State, seat: int, command: Any, *dice: int) -> tuple[State, list
 
 
 def tx_for(state: State, *dice: int) -> Any:
-    from domain.road_to_enlightenment.rules import Tx
+    from domain.road_to_enlightenment.effects import Tx
 
     return Tx(state, ScriptedRng(list(dice)))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import RuleViolation
+from domain.road_to_enlightenment.combat import strengths
 from domain.road_to_enlightenment.commands import (
     ArrestChoice,
     DeclareAttack,
@@ -25,8 +26,8 @@ from domain.road_to_enlightenment.commands import (
     SkipForge,
     SupportPass,
 )
+from domain.road_to_enlightenment.draft import score_deltas
 from domain.road_to_enlightenment.legal import legal_commands
-from domain.road_to_enlightenment.rules import score_deltas, strengths
 from domain.road_to_enlightenment.state import Combat, pair_key, replace
 from tests.road_to_enlightenment.road_helpers import (
     at_slot,

@@ -6,12 +6,11 @@ import pytest
 
 from domain.road_to_enlightenment.commands import HelpUpkeep
 from domain.road_to_enlightenment.content import content
-from domain.road_to_enlightenment.rules import (
+from domain.road_to_enlightenment.draft import score, score_deltas
+from domain.road_to_enlightenment.phases import (
     census_contribution,
     phase3_resolve,
     resolve_census,
-    score,
-    score_deltas,
 )
 from domain.road_to_enlightenment.state import replace
 from tests.road_to_enlightenment.road_helpers import (

@@ -6,7 +6,7 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.road_to_enlightenment.commands import DraftPick, RefillHand
-from domain.road_to_enlightenment.rules import draft_finish, draft_start
+from domain.road_to_enlightenment.draft import draft_finish, draft_start
 from domain.road_to_enlightenment.state import Stage, replace
 from domain.road_to_enlightenment.tracks import advance, shift_religion
 from tests.road_to_enlightenment.road_helpers import new_game, of_type, send, set_player, tx_for
