@@ -10,6 +10,10 @@ independently of the three published games, and as a two-minute demo. Rules:
   hand (``PlayCard``, changeable until all have committed); then all are revealed, the
   highest card scores its value for its seat, and the played cards are discarded face up.
 * After 3 rounds the highest score wins (ties share the win).
+
+The package has the layout every game shares (``docs/kernel.md``): ``content``, ``state``,
+``commands``, ``events``, ``decide``, ``evolve``, ``legal``, ``view``, ``describe``,
+``glossary``, ``bots`` and ``game``.
 """
 
 from __future__ import annotations
