@@ -34,7 +34,7 @@ from .queries import (
     satisfied,
     uncovered_wooden,
 )
-from .state import Monk, Player, State, Turn
+from .state import Monk, Phase, Player, Stage, State, Turn
 
 __all__ = ["GreedyBot", "public_state"]
 
@@ -100,7 +100,7 @@ def public_state(view: dict[str, Any]) -> State:
         turn = Turn(
             seat=t["seat"],
             card=t["card"] or "",
-            stage=t["stage"],
+            stage=Stage(t["stage"]),
             selected=t["selected"] or "",
             source=t["source"] or "",
             holding=t["holding"] or "",
@@ -112,7 +112,7 @@ def public_state(view: dict[str, Any]) -> State:
         level=view["level"],
         n=view["players_count"],
         mode=view["mode"],
-        phase=view["phase"],
+        phase=Phase(view["phase"]),
         round_no=view["round"],
         year=view["year"],
         players=players,
@@ -191,7 +191,7 @@ def _task_value(
         if task.kind in LAY_TASKS:
             ok = lay_meets(task, sec, p.mask, touching)
         else:
-            turn = Turn(seat=seat, card="", stage="end", laid=((section, p.mask),))
+            turn = Turn(seat=seat, card="", stage=Stage.END, laid=((section, p.mask),))
             ok = satisfied(state, seat, task, turn)
         if ok:
             value += worth
@@ -286,7 +286,7 @@ def _card_value(state: State, seat: Seat, card_id: str, memo: dict[str, float]) 
         return 0.5 if sum(tiles) else 0.2
     best = -1.0
     for source in ("hut", "bag") if card.kind == "double" else ("",):
-        fake = Turn(seat=seat, card=card_id, stage="act", source=source)
+        fake = Turn(seat=seat, card=card_id, stage=Stage.ACT, source=source)
         if state.level > 1 and not payments(card_cost(state, fake, source), tiles):
             continue
         for s in hut_options(state, card, source):

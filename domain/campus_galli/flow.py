@@ -85,7 +85,7 @@ def auto_events(state: State, ctx: Context) -> list[Any]:
             if phase == "turns":
                 if state.queue:
                     _, seat, stage = state.queue[0]
-                    return [TurnStarted(seat, state.players[seat].selected or "", stage)]
+                    return [TurnStarted(seat, state.players[seat].selected or "", stage.value)]
                 if state.beg_queue:
                     _, seat = state.beg_queue[0]
                     return [TurnStarted(seat, state.players[seat].selected or "", "beg")]

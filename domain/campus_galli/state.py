@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import enum
+
 import attrs
 
 from ..simultaneous import SecretChoices
+from ..values import replace
 from ..viewers import Seat
 from .content import COLOURS
 
-__all__ = ["EventPrompt", "Monk", "Player", "State", "Turn"]
+__all__ = ["EventPrompt", "Monk", "Phase", "Player", "Stage", "State", "Turn"]
 
 CI = {c: i for i, c in enumerate(COLOURS)}
 
@@ -20,7 +23,47 @@ def add_tiles(tiles: tuple[int, ...], colours: tuple[str, ...], sign: int = 1) -
     return tuple(out)
 
 
-@attrs.frozen
+class Phase(enum.StrEnum):
+    """Where the round is. The values are the names views and stored logs have always used."""
+
+    SETUP = "setup"
+    ROUND_START = "round_start"
+    FILL = "fill"
+    """Revealing tasks until the board is full, then drawing action cards."""
+    EVENT = "event"
+    """An event (or a feast or study day) waits for answers."""
+    SELECT = "select"
+    """Every player secretly selects an action card."""
+    TURNS = "turns"
+    SPECIAL = "special"
+    """Level II+: special actions in turn order."""
+    SCORING = "scoring"
+    OVER = "over"
+
+
+class Stage(enum.StrEnum):
+    """Where a turn (``Turn.stage``) is."""
+
+    SOURCE = "source"
+    """A double-coloured card chooses between the prayer pouch and the builders' hut."""
+    ACT = "act"
+    HUT = "hut"
+    """Only a queued turn's start: a double card that chose the hut, acting at its large
+    number; the turn then runs as ``ACT`` with the hut as its source."""
+    BEG = "beg"
+    PLACE = "place"
+    FLIP = "flip"
+    LAZY = "lazy"
+    """The lay is done: the new empty spaces are checked for lazy monks."""
+    LAZY_MONK = "lazy_monk"
+    """A lazy monk is owed and the player names which own monk lies down (DD-16)."""
+    RESCORE = "rescore"
+    EXCHANGE = "exchange"
+    ALMS = "alms"
+    END = "end"
+
+
+@attrs.frozen(slots=False)  # a dict, not slots: domain.values.replace copies it in one update
 class Monk:
     owner: Seat
     kind: str  # section | grass | guest | lazy
@@ -30,7 +73,7 @@ class Monk:
     marker: bool = False  # lazy monk recorded without a piece (DD-16)
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Player:
     this_year: tuple[str, ...] = ()
     next_year: tuple[str, ...] = ()
@@ -47,14 +90,13 @@ class Player:
     begged: bool = False
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Turn:
     """Scratch for the turn in progress (an action turn or one special action)."""
 
     seat: Seat
     card: str  # the card being performed ("" for a special action)
-    # source | act | hut | beg | place | flip | lazy | lazy_monk | rescore | exchange | alms | end
-    stage: str
+    stage: Stage
     key: int = 0  # the card number this turn runs at
     selected: str = ""  # the card played this round (differs from card for unfinished tasks)
     free: bool = False  # an unfinished-tasks card already paid for this action
@@ -74,7 +116,7 @@ class Turn:
     owed: tuple[int, ...] = ()  # lazy monks still to place: the gaps' cell masks, in order
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class EventPrompt:
     """An event (or feast/study day) waiting for answers from ``queue`` (priority order)."""
 
@@ -87,14 +129,12 @@ class EventPrompt:
     successes: int = 0
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class State:
     level: int
     n: int
     mode: str
-    phase: str = (
-        "setup"  # setup | round_start | fill | event | select | turns | special | scoring | over
-    )
+    phase: Phase = Phase.SETUP
     round_no: int = 0
     year: int = 1
     players: tuple[Player, ...] = ()
@@ -114,7 +154,8 @@ class State:
     tile_supply: tuple[int, ...] = (0, 0, 0, 0)
     unfinished: tuple[tuple[str, ...], ...] = ((), (), (), ())
     choices: SecretChoices = SecretChoices(frozenset())
-    queue: tuple[tuple[int, Seat, str], ...] = ()
+    queue: tuple[tuple[int, Seat, Stage], ...] = ()
+    """Action turns still to run: (card number, seat, SOURCE | ACT | HUT), in order."""
     beg_queue: tuple[tuple[int, Seat], ...] = ()
     order: tuple[Seat, ...] = ()
     priority: tuple[Seat, ...] = ()
@@ -134,7 +175,7 @@ class State:
 
     def with_player(self, seat: Seat, player: Player) -> State:
         players = (*self.players[:seat], player, *self.players[seat + 1 :])
-        return attrs.evolve(self, players=players)
+        return replace(self, players=players)
 
     @property
     def cooperative(self) -> bool:
