@@ -18,7 +18,7 @@ from . import commands as cmd
 from .content import CONTENT
 from .decide import decide_turn
 from .scoring import breakdown
-from .state import Book, Pending, Player, State
+from .state import Book, Mode, Pending, PendingKind, Phase, Player, State
 
 __all__ = ["GreedyBot", "public_state"]
 
@@ -120,12 +120,12 @@ def public_state(view: dict[str, Any], rng: Rng) -> State:
     monastery = view["monastery"]
     result = view["result"]
     return State(
-        mode=view["mode"],
-        human_side=you if view["mode"] == "solo" else 0,
+        mode=Mode(view["mode"]),
+        human_side=you if Mode(view["mode"]) is Mode.SOLO else 0,
         difficulty=view["difficulty"] or 0,
         books_option="",
         players=(out[0], out[1]),
-        phase=view["phase"],
+        phase=Phase(view["phase"]),
         books=tuple(books),
         facedown=frozenset(facedown),
         gold=tuple(gold),
@@ -139,20 +139,22 @@ def public_state(view: dict[str, Any], rng: Rng) -> State:
         turn=SIDES[view["turn"]],
         turn_no=view["turn_no"],
         line_chosen=view["line_chosen"],
-        acted=view["phase"] == "play" and not view["can_pass"],
+        acted=Phase(view["phase"]) is Phase.PLAY and not view["can_pass"],
         active=tuple(active),
         discarding=view["discarding"],
         pending=None
         if pending is None
         else Pending(
-            kind=pending["kind"],
+            kind=PendingKind(pending["kind"]),
             side=SIDES[pending["side"]],
             tile=lifted,
             pos=pending["pos"],
             origin_pos=pending["origin"][0],
             origin_cell=pending["origin"][1] * 5 + pending["origin"][2],
         ),
-        lifted=lifted if pending is not None and pending["kind"] == "exile" else None,
+        lifted=lifted
+        if pending is not None and PendingKind(pending["kind"]) is PendingKind.EXILE
+        else None,
         final=None if result is None else tuple(result["scores"][k] for k in SIDES),
         winners=() if result is None else tuple(SIDES[k] for k in result["winners"]),
     )
@@ -176,8 +178,8 @@ class GreedyBot:
 
     name = "greedy"
 
-    def choose(self, seen: SeatView, rng: Rng) -> Any:
-        legal = list(seen.legal)
+    def choose(self, seen: SeatView, rng: Rng) -> cmd.Command:
+        legal: list[cmd.Command] = list(seen.legal)
         seat = seen.seat
         state = public_state(seen.view, Rng(rng.randint(0, 2**31)))
         side = state.side_of(seat)
@@ -185,7 +187,7 @@ class GreedyBot:
         claims = [c for c in legal if isinstance(c, cmd.ClaimRitual)]
         if claims:
             return max(claims, key=lambda c: c.size)
-        candidates: list[Any] = [
+        candidates: list[cmd.Command] = [
             c
             for c in legal
             if isinstance(
@@ -210,7 +212,7 @@ class GreedyBot:
             if isinstance(c, cmd.MoveActiveTile)
             and state.books[state.active_pos(c.tile) or 0].closed
         ]
-        if state.phase == "play" and not state.acted and cmd.Pass() in legal:
+        if state.phase is Phase.PLAY and not state.acted and cmd.Pass() in legal:
             candidates.append(cmd.Pass())
         abbot = _abbot_move(state, side, legal)
         if abbot is not None:
@@ -220,7 +222,7 @@ class GreedyBot:
         if any(isinstance(c, cmd.PlaceTile) for c in candidates):
             # Place before ending the turn; the end is forced once nothing remains.
             candidates = [c for c in candidates if not isinstance(c, cmd.EndTurn)]
-        best: list[Any] = []
+        best: list[cmd.Command] = []
         best_value = float("-inf")
         ctx = Context.seeded(rng.randint(0, 2**31))
         for command in candidates:
@@ -247,7 +249,7 @@ def _held(state: State, side: int, item: str) -> int:
     return p.tokens[CONTENT.rituals.index(item)]
 
 
-def _abbot_move(state: State, side: int, legal: list[Any]) -> Any:
+def _abbot_move(state: State, side: int, legal: list[cmd.Command]) -> cmd.MoveAbbot | None:
     """Move the Abbot (with coins) to a station where a ritual set can be claimed now."""
     p = state.players[side]
     for command in legal:

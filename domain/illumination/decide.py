@@ -11,7 +11,7 @@ from . import events as ev
 from .board import monk_search
 from .content import CONTENT
 from .evolve import line_cells
-from .state import State
+from .state import Mode, PendingKind, Phase, State
 from .turn import Turn
 
 __all__ = ["book_name", "decide", "decide_turn"]
@@ -112,11 +112,16 @@ def decide(state: State, seat: int, command: cmd.Command, rng: Rng) -> list[ev.E
 def decide_turn(state: State, seat: int, command: cmd.Command, rng: Rng) -> Turn:
     """:func:`decide`'s transaction: its events and the state they lead to (a bot looking
     one ply ahead reads ``state`` rather than folding the events again)."""
-    if state.phase == "over":
-        raise GameOver("the game is over")
-    if state.phase != "play":
-        raise RuleViolation("the game has not been set up yet", code="not_started")
-    seats = 2 if state.mode == "duel" else 1
+    match state.phase:
+        case Phase.OVER:
+            raise GameOver("the game is over")
+        case Phase.SETUP:
+            raise RuleViolation("the game has not been set up yet", code="not_started")
+        case Phase.PLAY:
+            pass
+        case _:
+            assert_never(state.phase)
+    seats = 2 if state.mode is Mode.DUEL else 1
     if type(seat) is not int or not 0 <= seat < seats:
         raise NotYourTurn(f"there is no seat {seat!r} in this game")
     if not isinstance(command, cmd.COMMAND_TYPES):
@@ -127,9 +132,15 @@ def decide_turn(state: State, seat: int, command: cmd.Command, rng: Rng) -> Turn
     if pending is not None:
         if pending.side != side:
             raise NotYourTurn(f"waiting for {name[pending.side]} to make a choice")
-        wanted = cmd.ChooseExiliumSpace if pending.kind == "exile" else cmd.ChooseCompletionToken
+        wanted: type[cmd.Command]
+        match pending.kind:
+            case PendingKind.EXILE:
+                wanted, what = cmd.ChooseExiliumSpace, "the exiled tile's new Quill"
+            case PendingKind.TOKEN:
+                wanted, what = cmd.ChooseCompletionToken, "your Ritual token"
+            case _:
+                assert_never(pending.kind)
         if not isinstance(command, wanted):
-            what = "the exiled tile's new Quill" if pending.kind == "exile" else "your Ritual token"
             raise RuleViolation(f"first choose {what}", code="decision_pending")
     elif isinstance(command, (cmd.ChooseExiliumSpace, cmd.ChooseCompletionToken)):
         raise RuleViolation("there is no choice waiting for you", code="no_pending_decision")

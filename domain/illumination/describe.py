@@ -10,12 +10,14 @@ Knight"), never by id.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import assert_never
 
 from ..narration import Names, join_words, plural
+from ..viewers import Viewer
 from . import events as ev
 from .content import CONTENT
 from .glossary import WORDS
+from .state import Mode, PendingKind, Phase, State
 
 __all__ = ["Reader", "narrate", "summary"]
 
@@ -143,16 +145,15 @@ def summary(scores: Sequence[int], winners: Sequence[int], human: int | None) ->
     return f"The Mystic Monk wins {monk} to {mine}"
 
 
-def narrate(e: Any, names: Names) -> str | None:
-    text = _sentence(e, Reader(names))
-    return None if text is None else _cap(text)
+def narrate(e: ev.Event, names: Names) -> str:
+    return _cap(_sentence(e, Reader(names)))
 
 
 def _factions(n: int, faction: str) -> str:
     return f"{n} {faction if n == 1 else WORDS.plurals[faction]}"
 
 
-def _sentence(e: Any, r: Reader) -> str | None:
+def _sentence(e: ev.Event, r: Reader) -> str:
     match e:
         case ev.BooksArranged(layouts=layouts):
             books = [
@@ -320,12 +321,13 @@ def _sentence(e: Any, r: Reader) -> str | None:
             return "The Mystic Monk keeps the Two-Coin tile as gold leaf for his next tile"
         case ev.MonkTileDiscarded(tile=tile):
             return f"No open Quill is left: the Mystic Monk's {WORDS.tile(tile)} is discarded"
-    return None
+        case _:
+            assert_never(e)
 
 
-def table_names(state: Any, viewer: Any) -> Names:
+def table_names(state: State, viewer: Viewer) -> Names:
     """The seat labels of a game in progress (no player names: a view has none)."""
-    labels = SIDE_NAMES if state.mode == "duel" else (SIDE_NAMES[state.human_side],)
+    labels = SIDE_NAMES if state.mode is Mode.DUEL else (SIDE_NAMES[state.human_side],)
     return Names(tuple(labels), (), viewer)
 
 
@@ -333,27 +335,37 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def prompt(state: Any, viewer: Any) -> str:
+def prompt(state: State, viewer: Viewer) -> str:
     """What the game waits for, in one sentence for ``viewer``: an instruction to the seat
     that acts, a description for everyone else."""
     r = Reader(table_names(state, viewer))
-    if state.phase == "over":
-        human = None if state.mode == "duel" else state.human_side
-        return f"Game over: {summary(state.final or (0, 0), state.winners, human)}"
-    if state.phase != "play":
-        return "The game is being set up"
+    match state.phase:
+        case Phase.OVER:
+            human = None if state.mode is Mode.DUEL else state.human_side
+            return f"Game over: {summary(state.final or (0, 0), state.winners, human)}"
+        case Phase.SETUP:
+            return "The game is being set up"
+        case Phase.PLAY:
+            pass
+        case _:
+            assert_never(state.phase)
     me = None if viewer.seat is None else state.side_of(viewer.seat)
     pending = state.pending
     if pending is not None:
         who = _cap(r.who(pending.side))
-        if pending.kind == "exile":
-            tile = WORDS.tile(pending.tile)
-            if me == pending.side:
-                return f"Choose an open Quill of {r.book(pending.pos)} for your exiled {tile}"
-            return f"{who} chooses where the exiled {tile} goes in {r.book(pending.pos)}"
-        if me == pending.side:
-            return "Choose a Ritual token for completing the Book"
-        return f"{who} chooses a Ritual token for completing the Book"
+        match pending.kind:
+            case PendingKind.EXILE:
+                assert pending.tile is not None
+                tile = WORDS.tile(pending.tile)
+                if me == pending.side:
+                    return f"Choose an open Quill of {r.book(pending.pos)} for your exiled {tile}"
+                return f"{who} chooses where the exiled {tile} goes in {r.book(pending.pos)}"
+            case PendingKind.TOKEN:
+                if me == pending.side:
+                    return "Choose a Ritual token for completing the Book"
+                return f"{who} chooses a Ritual token for completing the Book"
+            case _:
+                assert_never(pending.kind)
     side = state.turn
     mine = me == side
     who = _cap(r.who(side))

@@ -8,14 +8,14 @@ from typing import Any
 from ..values import replace
 from . import events as ev
 from .content import CONTENT
-from .state import Book, Pending, State
+from .state import Book, Pending, PendingKind, Phase, State
 
 __all__ = ["apply"]
 
 _evolve = replace  # the kernel's checked copy
 
 
-def _set_player(state: State, side: int, **changes: Any) -> State:
+def _set_player(state: State, side: int, **changes: object) -> State:
     p = _evolve(state.players[side], **changes)
     players = (p, state.players[1]) if side == 0 else (state.players[0], p)
     return _evolve(state, players=players)
@@ -105,7 +105,7 @@ def _crusade(s: State, e: ev.CrusadeDealt) -> State:
 def _turn_started(s: State, e: ev.TurnStarted) -> State:
     return _evolve(
         s,
-        phase="play",
+        phase=Phase.PLAY,
         turn=e.side,
         turn_no=e.turn_no,
         line_chosen=False,
@@ -155,10 +155,10 @@ def _tile_placed(s: State, e: ev.TilePlaced) -> State:
     active = tuple(a for a in s.active if a[0] != e.tile)
     book = _set_cell(s.books[e.pos], e.cell, e.tile)
     s = _set_book(s, e.pos, book)
-    changes: dict[str, Any] = {"active": active}
+    changes: dict[str, object] = {"active": active}
     if s.lifted == e.tile:
         changes["lifted"] = None
-    if s.pending is not None and s.pending.kind == "exile" and s.pending.tile == e.tile:
+    if s.pending is not None and s.pending.kind is PendingKind.EXILE and s.pending.tile == e.tile:
         changes["pending"] = None
     if e.gold_leaf:
         changes["gold"] = (*s.gold, (e.tile, tuple(e.gold_leaf)))
@@ -179,7 +179,7 @@ def _tile_lifted(s: State, e: ev.TileLifted) -> State:
 def _exile_pending(s: State, e: ev.ExilePending) -> State:
     return _evolve(
         s,
-        pending=Pending("exile", e.side, e.tile, e.pos, e.origin_pos, e.origin_cell),
+        pending=Pending(PendingKind.EXILE, e.side, e.tile, e.pos, e.origin_pos, e.origin_cell),
     )
 
 
@@ -269,7 +269,7 @@ def _book_marker(s: State, e: ev.BookMarkerPlaced) -> State:
 
 
 def _token_pending(s: State, e: ev.TokenChoicePending) -> State:
-    return _evolve(s, pending=Pending("token", e.side))
+    return _evolve(s, pending=Pending(PendingKind.TOKEN, e.side))
 
 
 def _token_chosen(s: State, e: ev.TokenChosen) -> State:
@@ -325,7 +325,9 @@ def _game_ended(s: State, e: ev.GameEnded) -> State:
         p = s.players[side]
         if p.pending_gold:
             s = _set_player(s, side, boxed=p.boxed + p.pending_gold, pending_gold=())
-    return _evolve(s, phase="over", final=tuple(e.scores), winners=tuple(e.winners), pending=None)
+    return _evolve(
+        s, phase=Phase.OVER, final=tuple(e.scores), winners=tuple(e.winners), pending=None
+    )
 
 
 def _die(s: State, e: ev.MonkDieRolled) -> State:
@@ -365,6 +367,9 @@ def _monk_discard(s: State, e: ev.MonkTileDiscarded) -> State:
     return _set_player(s, side, boxed=(*p.boxed, e.tile))
 
 
+# By type rather than a ``match``: a dictionary look-up is what keeps a long fold fast, and
+# the value's event type depends on its key, which no static type can say;
+# tests/illumination/test_shape.py checks that every ``ev.Event`` class has its handler.
 _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     ev.BooksArranged: _books_arranged,
     ev.AbbotPlaced: _abbot_placed,
@@ -414,7 +419,7 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
 }
 
 
-def apply(state: State, event: Any) -> State:
+def apply(state: State, event: ev.Event) -> State:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"not an Illumination event: {event!r}")

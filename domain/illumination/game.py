@@ -8,10 +8,10 @@ from typing import Any, ClassVar
 from ..errors import InvalidOptions
 from ..game import GameBase, Options, OptionSpec, Result
 from ..narration import GlossaryEntry, Names, ScoreLine, Standing
-from ..randomness import Context
+from ..randomness import Context, Rng
 from ..viewers import Seat, Viewer
 from . import events as ev
-from .commands import COMMAND_TYPES
+from .commands import COMMAND_TYPES, Command
 from .content import CONTENT
 from .decide import decide as _decide
 from .describe import narrate as _narrate
@@ -21,7 +21,7 @@ from .evolve import apply
 from .glossary import WORDS, build_glossary
 from .legal import legal_commands as _legal
 from .scoring import breakdown as _breakdown
-from .state import Player, State
+from .state import Mode, Phase, Player, State
 from .turn import Turn
 from .view import hidden_values as _hidden
 from .view import view as _view
@@ -45,12 +45,16 @@ def _marker_choices() -> tuple[str, ...]:
     return ("random", *sorted(out, key=lambda c: (sum(map(int, c)), c)))
 
 
+def _mode(options: Options) -> Mode:
+    return Mode(str(options.get("mode", Mode.DUEL)))
+
+
 MARKER_CHOICES = _marker_choices()
 SOLO: tuple[tuple[str, str], ...] = (("mode", "solo"),)
 """The options against the Mystic Monk mean nothing in a duel (see OptionSpec.applies_when)."""
 
 
-class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
+class Illumination(GameBase[State, Command, ev.Event]):
     name: ClassVar[str] = "illumination"
     title: ClassVar[str] = "Illumination"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -93,7 +97,7 @@ class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = ev.EVENT_TYPES
 
-    def is_horizon(self, event: Any) -> bool:
+    def is_horizon(self, event: ev.Event) -> bool:
         """Information horizons (``domain.undo``): ``events.is_horizon``."""
         return ev.is_horizon(event)
 
@@ -105,7 +109,7 @@ class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue
     )
 
     def check_options(self, options: Options) -> None:
-        if options.get("mode", "duel") not in ("duel", "solo"):
+        if options.get("mode", Mode.DUEL) not in tuple(Mode):
             raise InvalidOptions("mode must be duel or solo")
         markers = str(options.get("markers", "random"))
         difficulty = int(options.get("difficulty", 2))
@@ -116,19 +120,19 @@ class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue
             )
 
     def seat_count(self, options: Options) -> int:
-        return 2 if options.get("mode", "duel") == "duel" else 1
+        return 2 if _mode(options) is Mode.DUEL else 1
 
     def seat_labels(self, options: Options) -> tuple[str, ...]:
-        if options.get("mode", "duel") == "duel":
+        if _mode(options) is Mode.DUEL:
             return CONTENT.side_names
         return (CONTENT.side_names[SIDE_OPTION[str(options.get("side", "reverent"))]],)
 
     def initial_state(self, options: Options) -> State:
-        mode = str(options.get("mode", "duel"))
-        human_side = SIDE_OPTION[str(options.get("side", "reverent"))] if mode == "solo" else 0
+        mode = _mode(options)
+        human_side = SIDE_OPTION[str(options.get("side", "reverent"))] if mode is Mode.SOLO else 0
         players = []
         for side in (0, 1):
-            human = mode == "duel" or side == human_side
+            human = mode is Mode.DUEL or side == human_side
             if human:
                 players.append(
                     Player(
@@ -160,7 +164,7 @@ class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue
             supply=(CONTENT.ritual_tokens_each,) * 4,
         )
 
-    def setup(self, state: State, ctx: Context) -> Sequence[Any]:
+    def setup(self, state: State, ctx: Context) -> Sequence[ev.Event]:
         rng = ctx.rng
         t = Turn(state, rng)
         if state.books_option == "random":
@@ -171,7 +175,7 @@ class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue
         t.emit(ev.BooksArranged(layouts, tuple(CONTENT.layouts[lid].drollery for lid in layouts)))
         blanks = [i for i, s in enumerate(CONTENT.stations) if s is None]
         t.emit(ev.AbbotPlaced(rng.choice(blanks)))
-        if state.mode == "solo":
+        if state.mode is Mode.SOLO:
             if state.markers_option == "random":
                 counts = _difficulty_counts(state.difficulty, rng)
             else:  # the player's own placement ("Assign 1-4 Markers")
@@ -200,26 +204,28 @@ class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue
         t.start_turn(0)  # "The Reverent player always begins the game!"
         return t.events
 
-    def decide(self, state: State, seat: Seat, command: Any, ctx: Context) -> Sequence[Any]:
+    def decide(
+        self, state: State, seat: Seat, command: Command, ctx: Context
+    ) -> Sequence[ev.Event]:
         return _decide(state, seat, command, ctx.rng)
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: ev.Event) -> State:
         return apply(state, event)
 
     def is_terminal(self, state: State) -> bool:
-        return state.phase == "over"
+        return state.phase is Phase.OVER
 
     def to_act(self, state: State) -> frozenset[Seat]:
-        if state.phase != "play":
+        if state.phase is not Phase.PLAY:
             return frozenset()
         side = state.pending.side if state.pending is not None else state.turn
         seat = state.seat_of(side)
         return frozenset() if seat is None else frozenset({seat})
 
-    def legal_commands(self, state: State, seat: Seat) -> Sequence[Any]:
+    def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
         return _legal(state, seat)
 
-    def view(self, state: State, viewer: Viewer) -> Any:
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
         out = _view(state, viewer, sorted(self.to_act(state)))
         out["prompt"] = _prompt(state, viewer)
         return out
@@ -228,7 +234,7 @@ class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue
         if state.final is None:
             return None
         names = CONTENT.side_names
-        human = None if state.mode == "duel" else state.human_side
+        human = None if state.mode is Mode.DUEL else state.human_side
         summary = _summary(state.final, state.winners, human)
         standings = tuple(
             Standing.of(
@@ -249,7 +255,7 @@ class Illumination(GameBase[Any, Any, Any]):  # bound to the real types by issue
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return _hidden(state, viewer)
 
-    def narrate(self, event: Any, names: Names) -> str | None:
+    def narrate(self, event: ev.Event, names: Names) -> str | None:
         return _narrate(event, names)
 
     def glossary(self) -> dict[str, GlossaryEntry]:
@@ -274,7 +280,7 @@ def _score_lines(state: State, side: int) -> tuple[ScoreLine, ...]:
     )
 
 
-def _difficulty_counts(difficulty: int, rng: Any) -> tuple[int, ...]:
+def _difficulty_counts(difficulty: int, rng: Rng) -> tuple[int, ...]:
     """Which Battle cards get the Mystic Monk's markers (random, recorded; D-37)."""
     cards = list(range(4))
     if difficulty <= 4:

@@ -7,12 +7,12 @@ two together.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import assert_never
 
 from . import commands as cmd
 from .content import CONTENT
 from .evolve import line_cells
-from .state import State
+from .state import Mode, PendingKind, Phase, State
 from .turn import marker_remedy
 
 __all__ = ["legal_commands", "payments"]
@@ -44,29 +44,35 @@ def payments(state: State, side: int, cost: int) -> tuple[tuple[int, ...], ...]:
     return _payments(player.coins, player.tokens, cost)
 
 
-def legal_commands(state: State, seat: int) -> list[Any]:
-    if state.phase != "play":
+def legal_commands(state: State, seat: int) -> list[cmd.Command]:
+    if state.phase is not Phase.PLAY:
         return []
-    if not 0 <= seat < (2 if state.mode == "duel" else 1):
+    if not 0 <= seat < (2 if state.mode is Mode.DUEL else 1):
         return []
     side = state.side_of(seat)
     pending = state.pending
     if pending is not None:
         if pending.side != side:
             return []
-        if pending.kind == "exile":
-            book = state.books[pending.pos]
-            return [
-                cmd.ChooseExiliumSpace(q // 5, q % 5)
-                for q in book.open_quills()
-                if (pending.pos, q) != (pending.origin_pos, pending.origin_cell)
-            ]
-        return [cmd.ChooseCompletionToken(RITUALS[r]) for r in range(4) if state.supply[r] > 0]
+        match pending.kind:
+            case PendingKind.EXILE:
+                book = state.books[pending.pos]
+                return [
+                    cmd.ChooseExiliumSpace(q // 5, q % 5)
+                    for q in book.open_quills()
+                    if (pending.pos, q) != (pending.origin_pos, pending.origin_cell)
+                ]
+            case PendingKind.TOKEN:
+                return [
+                    cmd.ChooseCompletionToken(RITUALS[r]) for r in range(4) if state.supply[r] > 0
+                ]
+            case _:
+                assert_never(pending.kind)
     if side != state.turn:
         return []
     player = state.players[side]
     if state.discarding > 0:
-        out: list[Any] = []
+        out: list[cmd.Command] = []
         if player.coins > 0:
             out.append(cmd.DiscardItem("coin"))
         out.extend(cmd.DiscardItem(RITUALS[r]) for r in range(4) if player.tokens[r] > 0)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .content import CONTENT
-from .state import State
+from .state import Mode, State
 
 __all__ = ["CRUSADE_FACTION", "battle_cards_won", "breakdown", "crusade_points", "winners"]
 
@@ -68,7 +68,7 @@ def breakdown(state: State, side: int, *, with_crusade: bool = True) -> tuple[in
 
 def winners(state: State, scores: tuple[int, int]) -> tuple[int, ...]:
     """Winning sides. Solo: the Mystic Monk wins ties. Duel: battle cards, then items."""
-    if state.mode == "solo":
+    if state.mode is Mode.SOLO:
         human = state.human_side
         return (human,) if scores[human] > scores[1 - human] else (1 - human,)
     if scores[0] != scores[1]:

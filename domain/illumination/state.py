@@ -8,11 +8,42 @@ the mat owner's view.
 
 from __future__ import annotations
 
+import enum
+
 import attrs
 
 from .content import CONTENT
 
-__all__ = ["Book", "Pending", "Player", "State", "replace_at"]
+__all__ = ["Book", "Mode", "Pending", "PendingKind", "Phase", "Player", "State", "replace_at"]
+
+
+class Mode(enum.StrEnum):
+    """A duel, or one player against the Mystic Monk (the ``mode`` option's values)."""
+
+    DUEL = "duel"
+    SOLO = "solo"
+
+
+class Phase(enum.StrEnum):
+    """Where the game stands. ``StrEnum``s throughout the state, so that a view, a stored
+    log and a replay still carry (and compare equal to) the strings they always did."""
+
+    SETUP = "setup"
+    """Before ``setup``'s events: the Books are not laid out yet."""
+    PLAY = "play"
+    """From the first ``TurnStarted``."""
+    OVER = "over"
+    """From ``GameEnded``."""
+
+
+class PendingKind(enum.StrEnum):
+    """The decision a :class:`Pending` waits for."""
+
+    EXILE = "exile"
+    """The owner of a tile moved by Exilium picks its new Quill."""
+    TOKEN = "token"
+    """Whoever completed a Book picks its Ritual token."""
+
 
 REV, IRR = 0, 1
 EMPTY_ARCHWAYS: tuple[str | None, ...] = (None,) * 9
@@ -84,8 +115,7 @@ class Book:
 class Pending:
     """A decision the game waits for before anything else happens."""
 
-    kind: str
-    """``"exile"`` (the tile's owner picks its new Quill) or ``"token"`` (completion token)."""
+    kind: PendingKind
     side: int
     tile: str | None = None
     pos: int = 0
@@ -95,17 +125,15 @@ class Pending:
 
 @attrs.frozen
 class State:
-    mode: str
-    """``"duel"`` or ``"solo"``."""
+    mode: Mode
     human_side: int
     """Solo: the human's side. Duel: 0."""
     difficulty: int
     books_option: str
     players: tuple[Player, Player]
-    phase: str = "setup"
+    phase: Phase = Phase.SETUP
     markers_option: str = "random"
     """Solo: the player's placement of the Monk's markers on the Battle cards, or random."""
-    """``setup`` | ``play`` | ``over``."""
     books: tuple[Book, ...] = ()
     facedown: frozenset[str] = frozenset()
     gold: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -138,16 +166,16 @@ class State:
         return self.players[side]
 
     def seat_of(self, side: int) -> int | None:
-        if self.mode == "duel":
+        if self.mode is Mode.DUEL:
             return side
         return 0 if side == self.human_side else None
 
     def side_of(self, seat: int) -> int:
-        return seat if self.mode == "duel" else self.human_side
+        return seat if self.mode is Mode.DUEL else self.human_side
 
     @property
     def south(self) -> int:
-        return REV if self.mode == "duel" else self.human_side
+        return REV if self.mode is Mode.DUEL else self.human_side
 
     def book_pos(self, side: int, number: int) -> int:
         """The physical position of ``side``'s Book ``number`` (1..3)."""

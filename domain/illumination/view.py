@@ -8,7 +8,7 @@ from typing import Any
 from ..viewers import Viewer
 from .content import CONTENT
 from .scoring import breakdown
-from .state import State
+from .state import Mode, PendingKind, Phase, State
 
 __all__ = ["hidden_values", "view"]
 
@@ -17,7 +17,7 @@ SIDE_KEYS = ("REV", "IRR")
 
 
 def _sees(state: State, viewer: Viewer, side: int) -> bool:
-    if viewer.omniscient or state.phase == "over":
+    if viewer.omniscient or state.phase is Phase.OVER:
         return True
     return viewer.seat is not None and state.seat_of(side) == viewer.seat
 
@@ -100,7 +100,7 @@ def _player_view(state: State, viewer: Viewer, side: int) -> dict[str, Any]:
             "books_completed": list(p.books_completed),
             "last_die": p.last_die,
         }
-    if viewer.omniscient or state.phase == "over":
+    if viewer.omniscient or state.phase is Phase.OVER:
         out["stacks"] = [list(s) for s in p.stacks]
         out["deck"] = list(p.deck)
     return out
@@ -130,7 +130,7 @@ def view(state: State, viewer: Viewer, to_act: list[int]) -> dict[str, Any]:
         "turn_no": state.turn_no,
         "to_act": to_act,
         "line_chosen": state.line_chosen,
-        "can_pass": state.phase == "play" and not state.acted and pending is None,
+        "can_pass": state.phase is Phase.PLAY and not state.acted and pending is None,
         "discarding": state.discarding,
         "pending": None
         if pending is None
@@ -168,7 +168,7 @@ def view(state: State, viewer: Viewer, to_act: list[int]) -> dict[str, Any]:
             for i, (r, irr) in enumerate(state.battle)
         ],
         "supply": {CONTENT.rituals[r]: state.supply[r] for r in range(4)},
-        "difficulty": state.difficulty if state.mode == "solo" else None,
+        "difficulty": state.difficulty if state.mode is Mode.SOLO else None,
         "score_preview": preview,
         "result": result,
     }
@@ -178,7 +178,7 @@ def _pending_spaces(state: State) -> list[list[int]]:
     """Where the pending choice may go: open Quills ([row, col]) or rituals."""
     pending = state.pending
     assert pending is not None
-    if pending.kind == "exile":
+    if pending.kind is PendingKind.EXILE:
         origin = (pending.origin_pos, pending.origin_cell)
         return [
             [q // 5, q % 5]
@@ -189,7 +189,7 @@ def _pending_spaces(state: State) -> list[list[int]]:
 
 
 def hidden_values(state: State, viewer: Viewer) -> frozenset[str]:
-    if viewer.omniscient or state.phase == "over":
+    if viewer.omniscient or state.phase is Phase.OVER:
         return frozenset()
     hidden: set[str] = set()
     for side in (0, 1):
