@@ -47,6 +47,9 @@ class Swapped:
     taken: str | None  # visible to the seat only
 
 
+SwapEvent = Dealt | Swapped
+
+
 @attrs.frozen
 class State:
     deck: tuple[str, ...] = ()
@@ -57,7 +60,7 @@ class State:
     """Who gave which card at the last move: that seat knows it is at the deck's bottom."""
 
 
-class SwapGame(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
+class SwapGame(GameBase[State, Swap, SwapEvent]):
     name: ClassVar[str] = "bench-swap"
     title: ClassVar[str] = "Swap (benchmark)"
     command_types: ClassVar[tuple[type, ...]] = (Swap,)
@@ -69,12 +72,12 @@ class SwapGame(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
     def initial_state(self, options: Options) -> State:
         return State()
 
-    def setup(self, state: State, ctx: Context) -> Sequence[Any]:
+    def setup(self, state: State, ctx: Context) -> Sequence[SwapEvent]:
         order = ctx.rng.shuffled(CARDS)
         hands = (order[:HAND], order[HAND : 2 * HAND])
         return [Dealt(order[2 * HAND :], hands)]
 
-    def decide(self, state: State, seat: Seat, command: Any, ctx: Context) -> Sequence[Any]:
+    def decide(self, state: State, seat: Seat, command: Swap, ctx: Context) -> Sequence[SwapEvent]:
         if state.moves >= MOVES:
             raise GameOver("the match is over")
         if not isinstance(command, Swap):
@@ -86,7 +89,7 @@ class SwapGame(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
         hand = state.hands[seat]
         return [Swapped(seat, command.index, hand[command.index], state.deck[0])]
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: SwapEvent) -> State:
         if isinstance(event, Dealt):
             hands = tuple(tuple(h or ()) for h in event.hands)
             return attrs.evolve(state, deck=tuple(event.deck or ()), hands=hands)
@@ -121,7 +124,7 @@ class SwapGame(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
             "turn": state.turn,
         }
 
-    def redact(self, event: Any, viewer: Viewer) -> Any:
+    def redact(self, event: SwapEvent, viewer: Viewer) -> SwapEvent:
         if viewer.omniscient:
             return event
         if isinstance(event, Dealt):
@@ -147,7 +150,7 @@ class SwapGame(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
             return None
         return Result((0, 0), (), "200 moves played")
 
-    def narrate(self, event: Any, names: Names) -> str | None:
+    def narrate(self, event: SwapEvent, names: Names) -> str:
         if isinstance(event, Swapped):
             return f"{names.seat(event.seat)} swaps card {event.index + 1}"
         return "The cards are dealt"
