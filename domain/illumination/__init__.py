@@ -1,8 +1,10 @@
 """Illumination: two illuminators (or one against the Mystic Monk) fill three Books with tiles.
 
-The rules are in ``decide``/``turn`` (deciding), ``evolve`` (applying), ``legal`` (move
-generation), ``board`` (geometry, battles, the Monk's search), ``scoring``, ``view``
-(secrets) and ``bots``; the unprinted content is in ``data/`` (see ``content``).
+The package has the layout every game shares (``docs/kernel.md``): ``content`` (the
+unprinted content is in ``data/``), ``state``, ``commands``, ``events``, ``decide``,
+``evolve``, ``legal``, ``view``, ``describe`` (the narrator), ``glossary``, ``bots`` and
+``game``; and three of its own: ``turn`` (the automatic procedures, on the kernel's
+transaction), ``board`` (geometry, battles, the Monk's search) and ``scoring``.
 """
 
 from __future__ import annotations
