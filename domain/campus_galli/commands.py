@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import typing
+from collections.abc import Callable
+
 import attrs
 
-__all__ = ["COMMAND_TYPES", "Command"]
+from ..errors import InvalidCommand
+from .queries import canonical
+
+__all__ = ["COMMAND_TYPES", "Command", "check_shape"]
 
 
 @attrs.frozen
@@ -279,3 +285,51 @@ COMMAND_TYPES: tuple[type, ...] = (
     PayEvent,
     DeclineEvent,
 )
+
+
+def _is_str(v: object) -> bool:
+    return isinstance(v, str)
+
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_bool(v: object) -> bool:
+    return isinstance(v, bool)
+
+
+def _is_tiles(v: object) -> bool:
+    return isinstance(v, tuple) and all(isinstance(x, str) for x in v)
+
+
+def _checker(tp: object) -> Callable[[object], bool]:
+    if tp is str:
+        return _is_str
+    if tp is int:
+        return _is_int
+    if tp is bool:
+        return _is_bool
+    return _is_tiles
+
+
+_FIELD_CHECKS: dict[type, tuple[tuple[str, Callable[[object], bool]], ...]] = {
+    cls: tuple((name, _checker(tp)) for name, tp in typing.get_type_hints(cls).items())
+    for cls in COMMAND_TYPES
+}
+_TILE_FIELDS = ("pay", "tiles", "give")
+
+
+def check_shape(command: Command) -> None:
+    """Refuse a malformed command (``InvalidCommand``): a field of the wrong type, or tiles
+    not named R, B, G, Y in that order. The rules' checks come after."""
+    checks = _FIELD_CHECKS[type(command)]
+    for name, check in checks:
+        if not check(getattr(command, name)):
+            raise InvalidCommand(f"field {name!r} of {type(command).__name__} has the wrong type")
+    for name, _ in checks:
+        if name in _TILE_FIELDS and not canonical(getattr(command, name)):
+            raise InvalidCommand(
+                "tiles are named R, B, G or Y and listed in the order R, B, G, Y",
+                code="bad_tiles",
+            )

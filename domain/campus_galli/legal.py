@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement, product
 from typing import Any
 
+from ..errors import RuleViolation
 from ..viewers import Seat
 from .commands import (
     Beg,
@@ -12,6 +13,7 @@ from .commands import (
     ChooseLazyMonk,
     ChooseSource,
     ChooseTiles,
+    Command,
     DeclareBeg,
     DeclineEvent,
     DrawFromBag,
@@ -55,15 +57,36 @@ from .queries import (
     reward_options,
     take_choices,
 )
-from .state import State
+from .state import Stage, State
 
-__all__ = ["EXCHANGE_STAGES", "SIMULTANEOUS_EVENTS", "legal_commands", "to_act"]
+__all__ = [
+    "EXCHANGE_STAGES",
+    "SIMULTANEOUS_EVENTS",
+    "legal_commands",
+    "listed",
+    "to_act",
+    "wrong_step",
+]
 
 SIMULTANEOUS_EVENTS = ("fire", "epidemic", "new_arrivals", "feast", "study")
 """Events every concerned player answers at once, secretly (DD-22, DD-47)."""
 
-EXCHANGE_STAGES = ("source", "act", "place", "flip", "rescore", "exchange", "alms")
+EXCHANGE_STAGES = frozenset(
+    {Stage.SOURCE, Stage.ACT, Stage.PLACE, Stage.FLIP, Stage.RESCORE, Stage.EXCHANGE, Stage.ALMS}
+)
 """Turn stages where a 3-for-1 exchange is offered ("At any point during your turn")."""
+
+
+def wrong_step(what: str) -> RuleViolation:
+    """A command that exists but belongs to another step of the turn or round."""
+    return RuleViolation(what, code="wrong_step")
+
+
+def listed(state: State, seat: Seat, command: Command, message: str, code: str) -> None:
+    """Refuse ``command`` with ``code`` unless it is among ``seat``'s legal commands: the
+    checks ``decide`` makes before this one name the common mistakes, this one the rest."""
+    if command not in legal_commands(state, seat):
+        raise RuleViolation(message, code=code)
 
 
 def to_act(state: State) -> frozenset[Seat]:

@@ -34,7 +34,7 @@ from domain.campus_galli.events import (
 )
 from domain.campus_galli.geometry import cells_of
 from domain.campus_galli.queries import master_builder_allowed
-from domain.campus_galli.state import Monk, State, Turn
+from domain.campus_galli.state import Monk, Phase, Stage, State, Turn
 from domain.errors import DomainError
 from domain.randomness import Context
 from domain.simultaneous import ChoiceCommitted
@@ -67,7 +67,7 @@ def _day(card: str, guests: dict[int, tuple[str, ...]], books: dict[int, tuple[s
         state = state.with_player(s, p)
     state = attrs.evolve(
         state,
-        phase="fill",
+        phase=Phase.FILL,
         turn=None,
         task_deck=(card, *_TASKS),
         tile_supply=supply,
@@ -190,7 +190,7 @@ def test_completion_flip_without_master_builder() -> None:
 def test_expansion_without_master_builder() -> None:
     state, _ = new_game(2, 2)
     state = attrs.evolve(
-        state, phase="special", special_order=(0, 1), special_next=0, turn=None, queue=()
+        state, phase=Phase.SPECIAL, special_order=(0, 1), special_next=0, turn=None, queue=()
     )
     state = state.with_player(0, attrs.evolve(state.players[0], tiles=(1, 2, 1, 0)))
     assert SpecialExpand("D", master_builder=False) in GAME.legal_commands(state, 0)
@@ -250,7 +250,7 @@ def test_no_exchange_stage_without_three_tiles_or_when_begging() -> None:
     assert state.turn is None or state.turn.seat != 0 or state.turn.stage != "exchange"
     assert not any(isinstance(e, ExchangesFinished) for e in events)
     beg = _book_turn((3, 0, 0, 0))
-    beg = attrs.evolve(beg, turn=attrs.evolve(beg.turn, stage="beg"))  # type: ignore[arg-type]
+    beg = attrs.evolve(beg, turn=attrs.evolve(beg.turn, stage=Stage.BEG))  # type: ignore[arg-type]
     state, events = apply(beg, 0, Beg(("B", "G")))
     assert not any(isinstance(e, ExchangesFinished) for e in events)
     assert state.turn is None or state.turn.seat != 0
@@ -317,7 +317,7 @@ def test_several_owed_lazy_monks_are_chosen_one_at_a_time() -> None:
     state = attrs.evolve(
         state,
         monks=monks,
-        turn=Turn(seat=0, card="L1-R05", selected="L1-R05", stage="lazy_monk", owed=owed),
+        turn=Turn(seat=0, card="L1-R05", selected="L1-R05", stage=Stage.LAZY_MONK, owed=owed),
     )
     state = state.with_player(0, attrs.evolve(state.players[0], supply=0))
     state, _ = apply(state, 0, ChooseLazyMonk("grass:D"))

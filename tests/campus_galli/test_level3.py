@@ -13,6 +13,7 @@ from domain.campus_galli.events import (
     RoundStarted,
     TaskRevealed,
 )
+from domain.campus_galli.state import Phase
 from domain.randomness import Context
 from domain.simultaneous import ChoiceCommitted
 from domain.viewers import SPECTATOR, seat_viewer
@@ -52,7 +53,7 @@ def _event_state(top: list[str], placed: list[tuple[str, str, int, int, int]]): 
     state = fixture(3, 2, placed, "L1-R01")
     state = attrs.evolve(
         state,
-        phase="fill",
+        phase=Phase.FILL,
         turn=None,
         task_deck=(*top, "T1-09", "T1-10", "T1-11", "T1-12", "T1-13", "T1-14"),
         tile_supply=(10, 10, 10, 10),
@@ -88,7 +89,7 @@ def test_fire_lose_a_book_or_pay() -> None:
     state = state.with_player(0, attrs.evolve(state.players[0], library=("L2-BK01",)))
     state = attrs.evolve(
         state,
-        phase="fill",
+        phase=Phase.FILL,
         turn=None,
         task_deck=("T3-01", "T1-09", "T1-10", "T1-11", "T1-12", "T1-13", "T1-14"),
         tile_supply=(12, 12, 12, 12),
@@ -113,7 +114,7 @@ def test_dues_returns_everything_and_gives_one_of_each() -> None:
     state = state.with_player(1, attrs.evolve(state.players[1], tiles=(7, 0, 0, 0)))
     state = attrs.evolve(
         state,
-        phase="fill",
+        phase=Phase.FILL,
         turn=None,
         task_deck=("T2-01", "T1-09", "T1-10", "T1-11", "T1-12", "T1-13"),
         tile_supply=(0, 9, 12, 12),
@@ -131,7 +132,7 @@ def test_fire_answers_are_secret_until_everyone_has_answered() -> None:
         state = state.with_player(s, player)
     state = attrs.evolve(
         state,
-        phase="fill",
+        phase=Phase.FILL,
         turn=None,
         task_deck=("T3-01", "T1-09", "T1-10", "T1-11", "T1-12", "T1-13", "T1-14"),
         tile_supply=(12, 12, 12, 12),

@@ -19,7 +19,7 @@ from domain.campus_galli.commands import (
     TakeFromHut,
 )
 from domain.campus_galli.events import BuildingCompleted, MonkPlaced, SectionTaken, TilesGained
-from domain.campus_galli.state import Turn
+from domain.campus_galli.state import Phase, Turn
 from domain.errors import DomainError, GameOver, InvalidCommand, NotYourTurn, UnknownCommand
 from domain.highcard.game import Draw
 from tests.campus_galli.cg_support import GAME, apply, new_game
@@ -199,7 +199,7 @@ def test_level1_completion_flips_a_building() -> None:
 def test_special_phase_expand_and_pass() -> None:
     state, _ = new_game(2, 2)
     state = attrs.evolve(
-        state, phase="special", special_order=(0, 1), special_next=0, turn=None, queue=()
+        state, phase=Phase.SPECIAL, special_order=(0, 1), special_next=0, turn=None, queue=()
     )
     state = state.with_player(0, attrs.evolve(state.players[0], tiles=(1, 2, 1, 0)))
     assert code_of(state, 1, PassSpecial()) == "not_your_turn"
@@ -213,7 +213,7 @@ def test_special_phase_expand_and_pass() -> None:
 
 def test_game_over_rejects_everything() -> None:
     state, _ = new_game(1, 2)
-    state = attrs.evolve(state, phase="over")
+    state = attrs.evolve(state, phase=Phase.OVER)
     with pytest.raises(GameOver):
         apply(state, 0, EndTurn())
 

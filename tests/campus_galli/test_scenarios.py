@@ -21,7 +21,7 @@ from domain.campus_galli.events import (
 )
 from domain.campus_galli.geometry import placement
 from domain.campus_galli.queries import pigment, player_score, team_score, tile_set_points
-from domain.campus_galli.state import State, Turn
+from domain.campus_galli.state import Phase, Stage, State, Turn
 from domain.errors import DomainError
 from domain.randomness import Context
 from tests.campus_galli.cg_support import GAME, apply, new_game
@@ -63,7 +63,7 @@ def fixture(
         bag.discard(section)
     return attrs.evolve(
         state,
-        phase="turns",
+        phase=Phase.TURNS,
         round_no=1,
         players=players,
         placed=tuple(pl),
@@ -71,7 +71,7 @@ def fixture(
         hut=frozenset(hut),
         bag=frozenset(bag),
         construction=frozenset(construction) if construction else state.construction,
-        turn=Turn(seat=seat, card=card, stage="act", selected=card, key=ACTIONS[card].number),
+        turn=Turn(seat=seat, card=card, stage=Stage.ACT, selected=card, key=ACTIONS[card].number),
         priority=tuple(range(n)),
     )
 
@@ -111,9 +111,9 @@ def test_lazy_monk_removed_when_gap_closes() -> None:
     # The next player closes the gap with a vertical domino; the lazy monk goes home.
     state = attrs.evolve(
         state,
-        phase="turns",
+        phase=Phase.TURNS,
         queue=(),
-        turn=Turn(seat=1, card="L1-R15", stage="act", selected="L1-R15", key=77),
+        turn=Turn(seat=1, card="L1-R15", stage=Stage.ACT, selected="L1-R15", key=77),
     )
     state = state.with_player(1, attrs.evolve(state.players[1], selected="L1-R15"))
     state, _ = apply(state, 1, TakeFromHut("H-B-D2"))

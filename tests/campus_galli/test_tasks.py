@@ -13,7 +13,7 @@ import pytest
 from domain.campus_galli.content import SECTIONS, TASKS, TaskCard
 from domain.campus_galli.geometry import ring
 from domain.campus_galli.queries import BUILDING_MASK, legal_placements, satisfied
-from domain.campus_galli.state import State, Turn
+from domain.campus_galli.state import Stage, State, Turn
 from tests.campus_galli.cg_support import new_game
 
 BASE, _ = new_game(1, 2)
@@ -34,7 +34,7 @@ def section(colour: str | None = None, shape: str | None = None, besides: str = 
 
 
 def meets(state: State, card: TaskCard, sec: str, mask: int) -> bool:
-    return satisfied(state, 0, card, Turn(seat=0, card="", stage="end", laid=((sec, mask),)))
+    return satisfied(state, 0, card, Turn(seat=0, card="", stage=Stage.END, laid=((sec, mask),)))
 
 
 def of_kind(*kinds: str) -> list[str]:
