@@ -632,7 +632,7 @@ def create_app(
         hub = Hub(service)
         if now is not None:
             service.now = now
-        clocks = ClockKeeper(service, settings.clock_tick)
+        clocks = ClockKeeper(service, settings.clock_tick, settings.clock_watch)
         hub.table = clocks.wire
         bots = BotRunner(service, settings.bot_delay)
         service.games = GameCache(

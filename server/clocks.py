@@ -21,6 +21,22 @@ version and the command id ``clock:<seat>:<version>``: with several processes ex
 append succeeds (the others get ``conflict`` or ``dup`` and see the seat handed over). A
 game whose processes all restarted folds its clocks again from the log the first time it is
 loaded, and a deadline passed meanwhile expires at once.
+
+A game nobody loads must time out too, so every process keeps a *deadline index* in the
+store (``set_due``/``due_games``: on Redis a sorted set of game id -> the next time somebody
+must look at the game, see ``server.store.redis``): after each look at the games it holds,
+a process writes, for each running game whose next look changed, the earliest of its
+clocks' deadlines, the times its absent players' ``absent`` runs out, and (a bot or stand-in
+to move) the time of the game's last append; a finished game leaves the index. Every
+process reads the index at start-up and every ``watch`` seconds, and loads the games that
+are due and that it does not hold: the load folds their clocks and schedules their bots,
+and the next look times them out (with several processes each may load it; the
+expected-version append still lets exactly one hand a seat over). An entry that is too
+early (a player another process sees connected) costs a needless load, after which the
+entry moves on; an entry is written with the game's version and an older one never
+overwrites a newer one. The index is derived from the logs like the lobby index: a game
+missing from it (written before it existed, or its process died between an append and the
+index write) is put back the next time any process loads the game.
 """
 
 from __future__ import annotations
@@ -78,6 +94,10 @@ a bot plays for them."""
 
 ABSENT_MAX = 7 * 24 * 3600
 MOVE_MAX = 24 * 3600
+SWEEP_BATCH = 200
+"""Due games loaded per read of the deadline index."""
+GONE = 1 << 53
+"""The version a vanished game's index entry is dropped with (above any real one)."""
 FISCHER_MAX_MINUTES = 24 * 60
 INCREMENT_MAX = 3600
 
@@ -381,10 +401,16 @@ class ClockKeeper:
     ``absent`` time (at most every 30 s).
     """
 
-    def __init__(self, service: GameService, tick: float = 1.0) -> None:
+    def __init__(self, service: GameService, tick: float = 1.0, watch: float = 5.0) -> None:
         self.service = service
         self.now = service.now
         self.tick = tick
+        self.watch = watch
+        """Seconds between two reads of the deadline index (and one at start-up)."""
+        self._indexed: dict[str, int | None] = {}
+        """game -> the next look this node last wrote to the deadline index."""
+        self._unhostable: set[str] = set()
+        """Due games this node cannot load (a game type it does not have): not retried."""
         self.tables: dict[str, TableClock] = {}
         self.local: dict[tuple[str, int], int] = {}
         """(game, seat) -> connections on this node."""
@@ -524,6 +550,8 @@ class ClockKeeper:
             wrote = self._refreshed.get(gid, (0, 0))[0]
             if now - wrote >= interval:
                 self._refreshed[gid] = (now, self._refreshed.get(gid, (0, 0))[1])
+                for seat in seats:  # what the deadline index counts absence from
+                    self._seen[(gid, seat)] = now
                 await self._write_seen(gid, seats)
 
     def _peek(self, game_id: str) -> GameRecord | None:
@@ -538,11 +566,18 @@ class ClockKeeper:
         self._wake.set()
 
     async def run(self) -> None:
-        """The node's loop: sleep until the next deadline (at most ``tick``), act on it."""
+        """The node's loop: sleep until the next deadline (at most ``tick``), act on it;
+        read the deadline index at start and every ``watch`` seconds."""
+        loop = asyncio.get_running_loop()
+        next_sweep = loop.time()
         while True:
             try:
+                if loop.time() >= next_sweep:
+                    next_sweep = loop.time() + self.watch
+                    await self.sweep()
                 await self._heartbeat()
                 await self.check()
+                await self.index()
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -554,6 +589,78 @@ class ClockKeeper:
                 wait = min(wait, max(0.0, (min(upcoming) - self.now()) / 1000))
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), max(wait, 0.005))
+
+    # -- the deadline index ---------------------------------------------------------------
+    def next_look(self, rec: GameRecord) -> int | None:
+        """When somebody must next look at this game (ms; None: not running): its earliest
+        clock deadline, absence running out, or (a bot to move) its last append's time."""
+        if rec.state is None or rec.terminal:
+            return None
+        looks = [d for d, _ in table.due()] if (table := self.table(rec)) is not None else []
+        limit = absent_seconds(rec.options) * 1000
+        for seat in rec.to_act():
+            info = rec.seats[seat]
+            if info is None:
+                continue
+            if info.bot is not None or info.stand_in is not None:
+                looks.append(_last_at(rec))
+                continue
+            key = (rec.id, seat)
+            since = self._since.get(key)
+            if since is None:
+                since = self._since[key] = _since(rec, seat)
+            looks.append(max(self._seen.get(key, 0), since) + limit)
+        return min(looks) if looks else None
+
+    async def index(self) -> int:
+        """Write the next look of every game this node holds whose next look changed since
+        this node last wrote it; returns how many entries were written."""
+        set_due = getattr(self.service.store, "set_due", None)
+        if set_due is None:
+            return 0
+        items: list[tuple[str, int, int | None]] = []
+        held = set()
+        for gid in list(self.service.games):
+            rec = self._peek(gid)
+            if rec is None:
+                continue
+            held.add(gid)
+            look = self.next_look(rec)
+            if gid not in self._indexed or self._indexed[gid] != look:
+                items.append((gid, rec.version, look))
+        for gid in [g for g in self._indexed if g not in held]:
+            del self._indexed[gid]  # dropped from the cache: written again when loaded
+        if items:
+            await set_due(items)
+            for gid, _, look in items:
+                self._indexed[gid] = look
+        return len(items)
+
+    async def sweep(self) -> list[str]:
+        """Load the games the deadline index says are due and this node does not hold;
+        returns their ids. The next ``check`` times them out; the load schedules bots."""
+        due_games = getattr(self.service.store, "due_games", None)
+        if due_games is None:
+            return []
+        loaded = []
+        for gid in await due_games(self.now(), SWEEP_BATCH):
+            if gid in self._unhostable or self._peek(gid) is not None:
+                continue
+            try:
+                await self.service.load(gid)
+            except ServiceError as exc:
+                set_due = getattr(self.service.store, "set_due", None)
+                if exc.code == "game_not_found" and set_due is not None:
+                    await set_due([(gid, GONE, None)])  # deleted: drop its entry
+                else:
+                    log.warning("due game %s not loaded: %s", gid, exc.message)
+                    self._unhostable.add(gid)
+                continue
+            loaded.append(gid)
+        if loaded:
+            log.info("deadline index: loaded %d due game(s)", len(loaded))
+            self._wake.set()
+        return loaded
 
     async def check(self) -> list[tuple[str, int, str]]:
         """Hand over every seat whose clock ran out or whose player is away; returns
@@ -688,6 +795,15 @@ def _stand_in_name(rec: GameRecord, seat: int) -> str:
     from .games import bot_name
 
     return bot_name(rec, seat)
+
+
+def _last_at(rec: GameRecord) -> int:
+    """The time of the game's last append that says when it was (its creation if none)."""
+    for e in reversed(rec.log[-64:]):
+        at = stamp(e)
+        if at is not None:
+            return at
+    return int(rec.created * 1000)
 
 
 def _interval(rec: GameRecord) -> int:

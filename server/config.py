@@ -39,6 +39,9 @@ class Settings:
     hello_timeout: float = 10.0
     clock_tick: float = 1.0
     """Longest sleep of the clock keeper between looks (``server.clocks``)."""
+    clock_watch: float = 5.0
+    """Seconds between two reads of the deadline index, for due games no process holds
+    (``server.clocks``; also read once at start-up)."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -141,3 +141,16 @@ class StoreContract:
             version = r.version
         got = await store.read("g1")
         assert len(got) == 3000 and got[-1].version == 3000
+
+    async def test_deadline_index_keeps_the_newest_version(self, store: Any) -> None:
+        """The index of running games' next looks (``server.clocks``): due games come
+        soonest first; a write computed at an older version never overwrites a newer one;
+        a dropped game is no longer due."""
+        await store.set_due([("g1", 5, 1_000), ("g2", 3, 500), ("g3", 1, 9_000)])
+        assert await store.due_games(1_000, 10) == ["g2", "g1"]
+        assert await store.due_games(1_000, 1) == ["g2"]
+        await store.set_due([("g1", 4, 100)])  # older: ignored
+        await store.set_due([("g2", 3, 2_000)])  # same version (absence moved on): taken
+        assert await store.due_games(1_000, 10) == ["g1"]
+        await store.set_due([("g1", 6, None), ("g3", 2, 800)])
+        assert await store.due_games(10_000, 10) == ["g3", "g2"]

@@ -313,6 +313,92 @@ async def test_clocks_go_on_from_the_log_after_a_restart(key_prefix: str) -> Non
         await watcher.close()
 
 
+async def _lobby_entry(base: str, gid: str) -> dict[str, Any]:
+    """The game's summary from the lobby listing: a projection, which loads no game."""
+    async with http(base) as c:
+        games = (await c.get("/api/games")).json()["games"]
+    found: dict[str, Any] = next(g for g in games if g["id"] == gid)
+    return found
+
+
+async def _until_lobby(
+    base: str, gid: str, check: Callable[[dict[str, Any]], bool], timeout: float = 30
+) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while not check(summary := await _lobby_entry(base, gid)):
+        assert time.monotonic() < deadline, f"timed out; the lobby has {summary}"
+        await asyncio.sleep(0.1)
+    return summary
+
+
+async def test_a_game_nobody_loads_times_out_after_a_restart(key_prefix: str) -> None:
+    """Nobody comes back to the game after its server stopped: a fresh process, with no
+    client at all, finds the game in the deadline index and hands the seat to the bot."""
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        async with http(base) as c:
+            gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:20"})
+    now.advance(25)  # seat 0's decision runs out while no process is up
+    with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
+        summary = await _until_lobby(base, gid, lambda g: g["seats"][0]["stand_in"] is not None)
+        assert summary["seats"][0]["stand_in"] == "random"
+        async with http(base) as c:
+            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    expired = [e["data"] for e in log if e["type"] == "cloister.ClockExpired"]
+    assert expired == [{"seat": 0, "at": now.ms}]
+
+
+async def test_a_game_nobody_comes_back_to_hands_the_absent_seat_over_after_a_restart(
+    key_prefix: str,
+) -> None:
+    """No clock, and its players never connect again: their absence runs out while no
+    process is up, and a fresh process finds the game in the deadline index."""
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        async with http(base) as c:
+            gid, _tokens = await new_game(c, "high-card", {"players": 2, "absent": 60})
+    now.advance(61)
+    with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
+        await _until_lobby(base, gid, lambda g: all(s["stand_in"] for s in g["seats"]))
+        async with http(base) as c:
+            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
+    # seat 0 first; then (the bot drew for it) seat 1, away as long
+    assert [(h["seat"], h["reason"]) for h in handed] == [(0, "absent"), (1, "absent")]
+
+
+async def test_two_fresh_processes_time_out_a_game_nobody_loads_exactly_once(
+    key_prefix: str,
+) -> None:
+    """Both processes find the stopped game due in the deadline index and load it; the
+    expected-version append lets exactly one hand each seat over, and the stand-ins play
+    the game to its end."""
+    from server.games import now_ms
+    from tests.test_multiprocess import start_node
+
+    frozen = FakeTime()
+    frozen.ms = now_ms()  # stands still while the game is made: nothing expires yet
+    with running_server(key_prefix, now=frozen) as base:
+        async with http(base) as c:
+            gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:1"})
+    nodes = [start_node(key_prefix), start_node(key_prefix)]
+    try:
+        (_, base_a), (_, base_b) = nodes
+        await _until_lobby(base_a, gid, lambda g: g["status"] == "finished", timeout=60)
+        async with http(base_b) as c:
+            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+        expired = [e["data"]["seat"] for e in log if e["type"] == "cloister.ClockExpired"]
+        handed = [e["data"]["seat"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
+        assert sorted(expired) == sorted(handed) == [0, 1]  # once each, by one process
+        async with http(base_a) as c:
+            verdict = (await c.get(f"/api/games/{gid}/verify")).json()
+        assert verdict["verified"], verdict
+    finally:
+        for proc, _ in nodes:
+            proc.terminate()
+            proc.wait(10)
+
+
 # -- two processes ----------------------------------------------------------------------------
 async def test_with_two_processes_exactly_one_appends_each_timeout(key_prefix: str) -> None:
     from tests.test_multiprocess import start_node

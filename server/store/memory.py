@@ -18,6 +18,8 @@ class MemoryStore:
         self._order: list[str] = []
         self._bells: list[asyncio.Queue[tuple[str, int]]] = []
         self._snaps: dict[str, dict[str, str | bytes]] = {}
+        self._due: dict[str, tuple[int, int]] = {}
+        """The deadline index (``RedisStore.set_due``): game id -> (version, time)."""
 
     async def append(
         self,
@@ -80,6 +82,20 @@ class MemoryStore:
     async def set_meta(self, game_id: str, field: str, value: str) -> None:
         """Set one meta field outside an append (presence: ``server.clocks``)."""
         self._meta.setdefault(game_id, {})[field] = value
+
+    async def set_due(self, items: Sequence[tuple[str, int, int | None]]) -> None:
+        for gid, version, at in items:
+            have = self._due.get(gid)
+            if have is not None and have[0] > version:
+                continue
+            if at is None:
+                self._due.pop(gid, None)
+            else:
+                self._due[gid] = (version, at)
+
+    async def due_games(self, now: int, limit: int) -> list[str]:
+        due = sorted((at, gid) for gid, (_, at) in self._due.items() if at <= now)
+        return [gid for _, gid in due[:limit]]
 
     async def game_ids(self) -> list[str]:
         return list(reversed(self._order))

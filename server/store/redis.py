@@ -14,6 +14,12 @@ slot and the script may touch all of them):
   (``server.snapshots``): dropping it costs a longer load, never a game.
 * ``<prefix>:games`` ZSET of game ids by creation time: a lobby index, best effort (it can
   be rebuilt by scanning for event streams, see ``rebuild_index``).
+* ``<prefix>:{clocks}:due`` ZSET game id -> the server time (ms) someone must next look at
+  the running game (a clock's deadline, a player's absence running out, a bot to move), and
+  ``<prefix>:{clocks}:ver`` HASH game id -> the version that time was computed at: the
+  deadline index every process watches (``server.clocks``), so a game nobody loads after
+  a restart still times out. Derived from the logs like the lobby index; one slot of its
+  own (hash tag ``{clocks}``), written by one small script, newest version wins.
 
 A ``redis+cluster://`` URL selects Redis Cluster mode (``CLUSTER_SCHEMES``): the hot path's
 :class:`~server.store.resp.ClusterConnection` routes by slot, redis-py's ``RedisCluster``
@@ -53,6 +59,27 @@ log = logging.getLogger("cloister.store")
 
 _LUA = resources.files(__package__).joinpath("gamestore.lua").read_text()
 _PAGE = 1000
+_DUE = """
+local due, ver = KEYS[1], KEYS[2]
+for i = 1, #ARGV, 3 do
+  local gid, v, at = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
+  local have = redis.call('HGET', ver, gid)
+  if not have or tonumber(have) <= v then
+    if at == '' then
+      redis.call('ZREM', due, gid)
+      redis.call('HDEL', ver, gid)
+    else
+      redis.call('ZADD', due, at, gid)
+      redis.call('HSET', ver, gid, v)
+    end
+  end
+end
+return 0
+"""
+"""KEYS: the deadline index and its versions. ARGV: (game id, version, time or '' to
+drop) per game. A write computed at an older version than the stored one is ignored, so
+processes writing one game's entry in any order leave the newest; a dropped entry forgets
+its version, and a late older write that adds it again is only a needless look."""
 _AHEAD = 4
 """Pages asked for at once when reading a stream."""
 
@@ -103,6 +130,9 @@ class RedisStore:
         self._publish: str | None = None
         self._watched: set[bytes] = set()
         self._route: tuple[Callable[[bytes], None], Callable[[bytes], None]] | None = None
+        self._due = f"{prefix}:{{clocks}}:due"
+        self._due_ver = f"{prefix}:{{clocks}}:ver"
+        self._due_script = self.redis.register_script(_DUE)
 
     async def probe(self) -> None:
         """Ask the server what it is, now: raises ``RuntimeError`` for a cluster node behind
@@ -252,6 +282,19 @@ class RedisStore:
     async def set_meta(self, game_id: str, field: str, value: str) -> None:
         """Set one meta field outside an append (presence: ``server.clocks``)."""
         await self._fast.execute("HSET", self._key(game_id, "meta"), field, value)
+
+    async def set_due(self, items: Sequence[tuple[str, int, int | None]]) -> None:
+        """Write the deadline index: (game id, version, next look in ms, None to drop)."""
+        args: list[Any] = []
+        for gid, version, at in items:
+            args += [gid, version, "" if at is None else at]
+        if args:
+            await self._due_script(keys=[self._due, self._due_ver], args=args)
+
+    async def due_games(self, now: int, limit: int) -> list[str]:
+        """Games whose next look is at or before ``now`` (ms), soonest first."""
+        ids = await self.redis.zrangebyscore(self._due, "-inf", now, start=0, num=limit)
+        return [i.decode() for i in ids]
 
     async def game_ids(self) -> list[str]:
         ids = await self.redis.zrevrange(f"{self.prefix}:games", 0, -1)
