@@ -192,8 +192,10 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
             "roll against the promise made when the game was created"
         )
     if kind == "CommandAccepted":
-        # What the move was, the events it produced tell right after, in the rulebook's words.
-        return f"{names.seat(e.data['seat'])} makes a move"
+        # Bookkeeping, quiet like a game's quiet events: the events the command produced tell
+        # right after what it did, in the rulebook's words, and a line "X makes a move" before
+        # each of them doubled the log. Exports and ``cloister verify`` still carry it.
+        return ""
     from .clocks import clock_text
 
     return clock_text(rec, e, names)

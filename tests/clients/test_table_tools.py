@@ -66,13 +66,12 @@ def test_the_terminal_log_marks_moves_taken_back() -> None:
     from protocol import WireEvent
 
     events = [
-        WireEvent(5, "cloister.CommandAccepted", {"seat": 0, "at": 1}, "Ann makes a move"),
+        WireEvent(5, "cloister.CommandAccepted", {"seat": 0, "at": 1}, ""),
         WireEvent(6, "Passed", {"seat": 0}, "Ann passes"),
         WireEvent(7, "cloister.Undone", {"to_version": 4, "seat": 0}, "Ann takes back it"),
         WireEvent(8, "Passed", {"seat": 0}, "Ann passes"),
     ]
     assert log_lines(events) == [
-        (5, "Ann makes a move (taken back)"),
         (6, "Ann passes (taken back)"),
         (7, "Ann takes back it"),
         (8, "Ann passes"),
