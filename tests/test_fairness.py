@@ -359,7 +359,7 @@ async def test_health_answers_while_a_large_import_is_re_decided(
                     c.post("/api/games/import", json={"events": big}, timeout=300)
                 )
                 answers: list[tuple[float, float]] = []
-                while not task.done() and len(answers) < 500:
+                while not task.done():
                     t0 = time.monotonic()
                     r = await c.get("/api/health", timeout=60)
                     assert r.status_code == 200, r.text
@@ -368,11 +368,11 @@ async def test_health_answers_while_a_large_import_is_re_decided(
                 done = await task
                 assert done.status_code == 201, done.text[:300]
         ((start, end),) = spans
-        # Asked and answered while the rules re-decided the import (on the event loop,
-        # none could be), each within a generous bound.
+        # Asked after the re-deciding began and answered before it ended: had it run on the
+        # server's event loop, not one could be, however fast or loaded the machine (so no
+        # absolute time is asserted: a loaded machine only makes the re-deciding longer).
         during = [(a, b) for a, b in answers if start <= a and b <= end]
         assert len(during) >= 2, (end - start, answers)
-        assert max(b - a for a, b in answers) < 5.0
     finally:
         await store.delete_prefix()
         await store.close()
