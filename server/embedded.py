@@ -219,6 +219,7 @@ class EmbeddedRedis:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
+                self.proc.wait(10)  # reaped: no zombie, no Popen collected while running
         self.proc = None
 
     def __del__(self) -> None:

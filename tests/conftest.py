@@ -17,6 +17,7 @@ import pytest
 from server.store.redis import RedisStore
 from tests.redis_cluster import LocalCluster, unavailable
 from tests.redis_env import describe, resolve
+from tests.support import Node, server_nodes
 
 # Resolved when this conftest is imported, before any test module reads REDIS_URL.
 REDIS_URL = resolve()
@@ -100,3 +101,11 @@ async def cluster_store(redis_cluster_url: str, key_prefix: str) -> AsyncIterato
     yield store
     await store.delete_prefix()
     await store.close()
+
+
+@pytest.fixture
+def nodes(key_prefix: str, redis_store: RedisStore) -> Iterator[list[Node]]:
+    """Two server processes on the session's Redis, under the test's key prefix (deleted
+    after, with ``redis_store``)."""
+    with server_nodes(key_prefix) as started:
+        yield started

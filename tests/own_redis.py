@@ -56,6 +56,7 @@ class OwnRedis:
         return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
+        self.kill()  # a restart: the previous process is reaped, never left to the collector
         args = [self.binary, "--dir", str(self.folder), "--save", ""]
         args += ["--appendonly", "yes", "--appendfsync", "always", "--bind", "127.0.0.1"]
         if self.tls:
@@ -76,6 +77,7 @@ class OwnRedis:
                 return
             except OSError:
                 time.sleep(0.05)
+        self.kill()  # reaped here: a Popen collected while running is a ResourceWarning
         raise RuntimeError("own redis-server did not start")
 
     def pause(self) -> None:

@@ -218,8 +218,9 @@ class LocalCluster:
             if proc.poll() is None:
                 proc.kill()
         for proc in self.procs:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(10)
+            # Reaped before they are forgotten: a Popen collected while its process still
+            # runs is a ResourceWarning (an error under the suite's filterwarnings).
+            proc.wait(30)
         self.procs = []
 
     def stop(self) -> None:

@@ -283,6 +283,47 @@ def assert_no_leaks(
     _ = fold  # (kept for callers that fold by hand)
 
 
+Node = tuple[subprocess.Popen[bytes], str]
+"""A server process and its base URL."""
+
+
+def start_node(prefix: str, url: str = REDIS_URL) -> Node:
+    """One more ``python -m server`` on the Redis at ``url`` under key prefix ``prefix``
+    (bots move at once)."""
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "CLOISTER_PREFIX": prefix,
+        "CLOISTER_BOT_DELAY": "0",
+    }
+    return start_server_process(env)
+
+
+@contextlib.contextmanager
+def server_nodes(prefix: str, url: str = REDIS_URL, n: int = 2) -> Iterator[list[Node]]:
+    """``n`` server processes on one Redis (a test may kill some); all stopped after."""
+    started: list[Node] = []
+    try:
+        for _ in range(n):
+            started.append(start_node(prefix, url))
+        yield started
+    finally:
+        for proc, _ in started:
+            stop_process(proc)
+
+
+def stop_process(proc: subprocess.Popen[bytes], grace: float = 15) -> None:
+    """Terminate a child process (if it still runs) and reap it; killed after ``grace``
+    seconds. Reaped, so no test leaves a running process to the garbage collector."""
+    if proc.poll() is None:
+        proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
+
+
 def start_server_process(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     """``python -m server`` as a real child process with ``env``; returns it and its URL
     once its health check answers ok."""
@@ -302,4 +343,5 @@ def start_server_process(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], 
         except (httpx.HTTPError, ValueError):
             time.sleep(0.1)
     proc.kill()
+    proc.wait(10)
     raise RuntimeError("server process did not start")

@@ -17,7 +17,7 @@ from domain import default_registry
 from server.errors import ServiceError
 from server.games import GameService
 from server.store.memory import MemoryStore
-from tests.support import Player, http, new_game, running_server
+from tests.support import Player, http, new_game, running_server, server_nodes
 
 START = 1_800_000_000_000
 
@@ -374,16 +374,13 @@ async def test_two_fresh_processes_time_out_a_game_nobody_loads_exactly_once(
     expected-version append lets exactly one hand each seat over, and the stand-ins play
     the game to its end."""
     from server.games import now_ms
-    from tests.test_multiprocess import start_node
 
     frozen = FakeTime()
     frozen.ms = now_ms()  # stands still while the game is made: nothing expires yet
     with running_server(key_prefix, now=frozen) as base:
         async with http(base) as c:
             gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:1"})
-    nodes = [start_node(key_prefix), start_node(key_prefix)]
-    try:
-        (_, base_a), (_, base_b) = nodes
+    with server_nodes(key_prefix) as ((_, base_a), (_, base_b)):
         await _until_lobby(base_a, gid, lambda g: g["status"] == "finished", timeout=60)
         async with http(base_b) as c:
             log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
@@ -393,19 +390,11 @@ async def test_two_fresh_processes_time_out_a_game_nobody_loads_exactly_once(
         async with http(base_a) as c:
             verdict = (await c.get(f"/api/games/{gid}/verify")).json()
         assert verdict["verified"], verdict
-    finally:
-        for proc, _ in nodes:
-            proc.terminate()
-            proc.wait(10)
 
 
 # -- two processes ----------------------------------------------------------------------------
 async def test_with_two_processes_exactly_one_appends_each_timeout(key_prefix: str) -> None:
-    from tests.test_multiprocess import start_node
-
-    nodes = [start_node(key_prefix), start_node(key_prefix)]
-    try:
-        (_, base_a), (_, base_b) = nodes
+    with server_nodes(key_prefix) as ((_, base_a), (_, base_b)):
         async with http(base_a) as c:
             gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:1"})
         # both processes hold the game and watch its clocks; nobody plays
@@ -424,10 +413,6 @@ async def test_with_two_processes_exactly_one_appends_each_timeout(key_prefix: s
         assert verdict["verified"], verdict  # timeouts and stand-ins re-decide exactly
         for w in watchers:
             await w.close()
-    finally:
-        for proc, _ in nodes:
-            proc.terminate()
-            proc.wait(10)
 
 
 # -- the Python client ------------------------------------------------------------------------

@@ -6,28 +6,15 @@ game has moved past (``stale``)."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.support import Player, http, new_game
-from tests.test_multiprocess import start_node
+from tests.support import Node, Player, http, new_game
 
-Nodes = list[tuple[subprocess.Popen[bytes], str]]
-
-
-@pytest.fixture
-def nodes(key_prefix: str, redis_store: object) -> Iterator[Nodes]:
-    started = [start_node(key_prefix), start_node(key_prefix)]
-    yield started
-    for proc, _ in started:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(10)
+Nodes = list[Node]
 
 
 async def review_log(base: str, gid: str) -> list[dict[str, Any]]:

@@ -8,29 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import subprocess
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from server.store.redis import RedisStore
-from tests.support import Player, http, new_game
-from tests.test_multiprocess import start_node
+from tests.support import Node, Player, http, new_game
 
 pytestmark = pytest.mark.redis
 
-Nodes = list[tuple[subprocess.Popen[bytes], str]]
-
-
-@pytest.fixture
-def nodes(key_prefix: str, redis_store: object) -> Iterator[Nodes]:
-    started = [start_node(key_prefix), start_node(key_prefix)]
-    yield started
-    for proc, _ in started:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(10)
+Nodes = list[Node]
 
 
 async def lose_last(store: RedisStore, gid: str, n: int, how: str) -> None:

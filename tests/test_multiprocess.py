@@ -4,60 +4,33 @@ no acknowledged command."""
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
-import subprocess
 from collections.abc import Iterator
 
 import pytest
 
-from tests.support import REDIS_URL, Player, http, new_game, start_server_process
+from tests.support import Node, Player, http, new_game, server_nodes
 
 pytestmark = pytest.mark.redis
-
-
-def start_node(prefix: str, url: str = REDIS_URL) -> tuple[subprocess.Popen[bytes], str]:
-    env = {
-        **os.environ,
-        "REDIS_URL": url,
-        "CLOISTER_PREFIX": prefix,
-        "CLOISTER_BOT_DELAY": "0",
-    }
-    return start_server_process(env)
-
-
-@pytest.fixture
-def nodes(
-    key_prefix: str, redis_store: object
-) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
-    yield from two_nodes(key_prefix, REDIS_URL)
-
-
-def two_nodes(prefix: str, url: str) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
-    started = [start_node(prefix, url), start_node(prefix, url)]
-    yield started
-    for proc, _ in started:
-        if proc.poll() is None:
-            proc.terminate()
-            proc.wait(10)
 
 
 @pytest.fixture
 def cluster_nodes(
     key_prefix: str, cluster_store: object, redis_cluster_url: str
-) -> Iterator[list[tuple[subprocess.Popen[bytes], str]]]:
-    yield from two_nodes(key_prefix, redis_cluster_url)
+) -> Iterator[list[Node]]:
+    with server_nodes(key_prefix, redis_cluster_url) as started:
+        yield started
 
 
 async def test_player_on_a_spectator_on_b_and_a_dies(
-    nodes: list[tuple[subprocess.Popen[bytes], str]],
+    nodes: list[Node],
 ) -> None:
     await play_on_two_nodes(nodes)
 
 
 @pytest.mark.cluster
 async def test_two_nodes_on_a_redis_cluster(
-    cluster_nodes: list[tuple[subprocess.Popen[bytes], str]],
+    cluster_nodes: list[Node],
 ) -> None:
     """The same game on a 3-master Redis Cluster: appends routed to the game's master,
     the spectator on B woken by a sharded doorbell, and the lobby listing (one slot of
@@ -68,7 +41,7 @@ async def test_two_nodes_on_a_redis_cluster(
     assert [g["id"] for g in games] == [gid]
 
 
-async def play_on_two_nodes(nodes: list[tuple[subprocess.Popen[bytes], str]]) -> str:
+async def play_on_two_nodes(nodes: list[Node]) -> str:
     (proc_a, base_a), (_, base_b) = nodes
     async with http(base_a) as c:
         gid, tokens = await new_game(c, "high-card", {"players": 2})

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +21,7 @@ from server.store.redis import RedisStore
 from server.store.resp import RespConnection, tls_context
 from tests.own_redis import OwnRedis, redis_server_binary
 from tests.store_contract import ev
-from tests.support import Player, http, new_game, start_server_process, ws_url
+from tests.support import Player, http, new_game, start_server_process, stop_process, ws_url
 
 pytestmark = [
     pytest.mark.redis,
@@ -43,12 +42,7 @@ def node(own_redis: OwnRedis) -> Iterator[str]:
     env = {**os.environ, "REDIS_URL": own_redis.url, "CLOISTER_BOT_DELAY": "0"}
     proc, base = start_server_process(env)
     yield base
-    proc.terminate()
-    try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
+    stop_process(proc)
 
 
 async def health(base: str) -> tuple[int, dict[str, Any]]:

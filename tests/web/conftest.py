@@ -117,6 +117,7 @@ def base_url() -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait(10)
         log.close()
         _drop_prefix(env["REDIS_URL"], env["CLOISTER_PREFIX"])
 
