@@ -11,6 +11,7 @@ section being moved is laid where one of the seat's legal commands puts it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any
 
@@ -18,7 +19,7 @@ from ..bots import SeatView
 from ..randomness import Rng
 from ..viewers import Seat
 from . import commands as C
-from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
+from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS, TaskCard
 from .geometry import Placement, cell_xy, mask_of, placement, ring_fast
 from .queries import (
     ALL_BUILDING_MASK,
@@ -41,7 +42,7 @@ __all__ = ["GreedyBot", "public_state"]
 _XY_CELL = {cell_xy(c): c for c in range(PLAN.width * PLAN.height)}
 
 
-def _mask(cells: Any) -> int:
+def _mask(cells: Iterable[Sequence[int]]) -> int:
     return mask_of(_XY_CELL[(x, y)] for x, y in cells)
 
 
@@ -160,7 +161,7 @@ def _small_gaps(unc: int, mask: int, near: int) -> int:
     return gaps
 
 
-def _task_context(state: State) -> tuple[list[tuple[Any, float]], dict[str, int]]:
+def _task_context(state: State) -> tuple[list[tuple[TaskCard, float]], dict[str, int]]:
     """Open placement tasks with their worth, and the placed cells per colour and shape."""
     tasks = [
         (TASKS[c], TASKS[c].seals + 0.5 * TASKS[c].half_seals)
@@ -181,7 +182,7 @@ def _task_value(
     section: str,
     p: Placement,
     near: int,
-    ctx: tuple[list[tuple[Any, float]], dict[str, int]],
+    ctx: tuple[list[tuple[TaskCard, float]], dict[str, int]],
 ) -> float:
     sec = SECTIONS[section]
     tasks, by_attr = ctx
@@ -203,7 +204,7 @@ def _cheap_value(
     seat: Seat,
     section: str,
     p: Placement,
-    ctx: tuple[list[tuple[Any, float]], dict[str, int]],
+    ctx: tuple[list[tuple[TaskCard, float]], dict[str, int]],
 ) -> float:
     """The value before lazy monks: an upper bound of the full value."""
     sec = SECTIONS[section]
@@ -328,7 +329,7 @@ class GreedyBot:
         builds = [c for c in legal if isinstance(c, C.TakeFromHut | C.DrawFromBag)]
         if builds:
 
-            def build_value(c: Any) -> float:
+            def build_value(c: C.TakeFromHut | C.DrawFromBag) -> float:
                 if isinstance(c, C.TakeFromHut):
                     v = _memo_best(state, seat, c.section, memo)
                 else:

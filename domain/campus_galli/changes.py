@@ -3,7 +3,8 @@ section, ending an action), for the handlers of ``evolve``."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..simultaneous import SecretChoices
 from ..values import replace
@@ -14,6 +15,7 @@ from .state import EventPrompt, Monk, Stage, State, Turn, add_tiles
 
 __all__ = [
     "EMPTY_CHOICES",
+    "Handlers",
     "action_done",
     "after_flip_prompt",
     "any_parchment",
@@ -32,6 +34,25 @@ __all__ = [
 ]
 
 EMPTY_CHOICES = SecretChoices(frozenset())
+
+EvT = TypeVar("EvT")
+
+
+class Handlers:
+    """A table of ``evolve``'s handlers by event class, filled by the ``on`` decorator;
+    ``mypy`` checks each handler against the event class it is registered for."""
+
+    def __init__(self) -> None:
+        self.table: dict[type, Callable[[State, Any], State]] = {}
+
+    def on(
+        self, cls: type[EvT]
+    ) -> Callable[[Callable[[State, EvT], State]], Callable[[State, EvT], State]]:
+        def register(handler: Callable[[State, EvT], State]) -> Callable[[State, EvT], State]:
+            self.table[cls] = handler
+            return handler
+
+        return register
 
 
 def current_turn(state: State) -> Turn:

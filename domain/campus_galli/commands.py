@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import typing
 from collections.abc import Callable
+from typing import get_args, get_type_hints
 
 import attrs
 
@@ -255,36 +255,7 @@ Command = (
     | DeclineEvent
 )
 
-COMMAND_TYPES: tuple[type, ...] = (
-    SelectActionCard,
-    ChooseSource,
-    DeclareBeg,
-    Beg,
-    ExchangeTiles,
-    TakeFromHut,
-    DrawFromBag,
-    PlaceSection,
-    ForfeitBuild,
-    FlipBuilding,
-    ProduceBook,
-    BringGuest,
-    Rescore,
-    EndTurn,
-    RespondFeastDay,
-    RespondStudyDay,
-    ChooseLazyMonk,
-    TakeUnfinished,
-    ChooseTiles,
-    SpecialFulfillTask,
-    SpecialExpand,
-    SpecialBuyFromHut,
-    SpecialBuyFromBag,
-    SpecialRemoveHalt,
-    SpecialReconstruct,
-    PassSpecial,
-    PayEvent,
-    DeclineEvent,
-)
+COMMAND_TYPES: tuple[type, ...] = get_args(Command)
 
 
 def _is_str(v: object) -> bool:
@@ -314,7 +285,7 @@ def _checker(tp: object) -> Callable[[object], bool]:
 
 
 _FIELD_CHECKS: dict[type, tuple[tuple[str, Callable[[object], bool]], ...]] = {
-    cls: tuple((name, _checker(tp)) for name, tp in typing.get_type_hints(cls).items())
+    cls: tuple((name, _checker(tp)) for name, tp in get_type_hints(cls).items())
     for cls in COMMAND_TYPES
 }
 _TILE_FIELDS = ("pay", "tiles", "give")

@@ -42,7 +42,7 @@ from .events import (
     TilesGained,
     UnfinishedTaken,
 )
-from .evolve import PILES, evolve
+from .evolve import evolve
 from .flow import auto_events, special_seat
 from .geometry import cells_of, geometry_problem, placement
 from .legal import EXCHANGE_STAGES, guest_monks, listed, to_act, wrong_step
@@ -58,7 +58,7 @@ from .queries import (
     reward_options,
     tiles_for_lay,
 )
-from .state import Phase, Stage, State, Turn
+from .state import PILES, Phase, Stage, State, Turn
 
 __all__ = ["Tx", "advance", "decide", "settle"]
 

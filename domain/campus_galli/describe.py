@@ -9,14 +9,18 @@ at the north-west corner, as the page's buttons count them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import assert_never
 
 from ..narration import Names, join_words, plural
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed
+from ..viewers import Seat, Viewer
 from . import events as E
 from .content import ACTIONS, PLAN, SECTIONS, TASKS
+from .events import Event
+from .flow import special_seat
 from .geometry import cell_xy
 from .glossary import WORDS
+from .state import EventPrompt, Phase, Stage, State, Turn
 
 __all__ = ["narrate", "prompt", "summary"]
 
@@ -72,12 +76,12 @@ def _monk_kind(kind: str, where: str) -> str:
     return f"the guest monk at {_building(where)}"
 
 
-def narrate(event: Any, names: Names) -> str | None:
+def narrate(event: Event, names: Names) -> str | None:
     text = _sentence(event, names)
     return None if text is None else _cap(text)
 
 
-def _sentence(event: Any, names: Names) -> str | None:
+def _sentence(event: Event, names: Names) -> str | None:
     who = names.seat
     match event:
         case E.TaskDeckShuffled(count=n):
@@ -275,42 +279,46 @@ def _sentence(event: Any, names: Names) -> str | None:
     return None
 
 
-def prompt(state: Any, viewer: Any) -> str:
+def prompt(state: State, viewer: Viewer) -> str:
     """What the game waits for, in one sentence for ``viewer``."""
     names = Names(tuple(f"Monk {i + 1}" for i in range(state.n)), (), viewer)
     seat = viewer.seat
-    if state.phase == "over":
-        return "Game over: " + summary(
-            state.mode,
-            state.final_scores,
-            state.team_score,
-            state.pigment,
-            state.outcome,
-        )
-    if state.phase == "select":
-        waiting = sorted(state.choices.waiting_on)
-        if seat in waiting:
-            return "Choose your action card for this round (secretly; final once chosen)"
-        return f"Waiting for {join_words(names.seat(s) for s in waiting)} to choose an action card"
-    if state.phase == "event" and state.event is not None:
-        return _event_prompt(state, names, seat)
     t = state.turn
-    if state.phase in ("turns", "special") and t is not None:
-        return _turn_prompt(state, t, names, seat)
-    if state.phase == "special":
-        from .flow import special_seat
+    match state.phase:
+        case Phase.OVER:
+            return "Game over: " + summary(
+                state.mode,
+                state.final_scores,
+                state.team_score,
+                state.pigment,
+                state.outcome,
+            )
+        case Phase.SELECT:
+            waiting = sorted(state.choices.waiting_on)
+            if seat in waiting:
+                return "Choose your action card for this round (secretly; final once chosen)"
+            who = join_words(names.seat(s) for s in waiting)
+            return f"Waiting for {who} to choose an action card"
+        case Phase.EVENT if state.event is not None:
+            return _event_prompt(state, state.event, names, seat)
+        case Phase.TURNS | Phase.SPECIAL if t is not None:
+            return _turn_prompt(state, t, names, seat)
+        case Phase.SPECIAL:
+            current = special_seat(state)
+            if current is None:
+                return "The special actions are over"
+            if current == seat:
+                return "Take a special action (spend tiles), or pass for the rest of the round"
+            return f"{names.seat(current)} may take a special action or pass"
+        case (
+            Phase.SETUP | Phase.ROUND_START | Phase.FILL | Phase.EVENT | Phase.TURNS | Phase.SCORING
+        ):
+            return "The task board is filled and the action cards are drawn"
+        case _:
+            assert_never(state.phase)
 
-        current = special_seat(state)
-        if current is None:
-            return "The special actions are over"
-        if current == seat:
-            return "Take a special action (spend tiles), or pass for the rest of the round"
-        return f"{names.seat(current)} may take a special action or pass"
-    return "The task board is filled and the action cards are drawn"
 
-
-def _event_prompt(state: Any, names: Names, seat: int | None) -> str:
-    ev = state.event
+def _event_prompt(state: State, ev: EventPrompt, names: Names, seat: Seat | None) -> str:
     name = _card(ev.card)
     if ev.kind in ("feast", "study", "fire", "epidemic", "new_arrivals"):
         waiting = sorted(state.choices.waiting_on)
@@ -337,7 +345,7 @@ def _event_prompt(state: Any, names: Names, seat: int | None) -> str:
     return f"{name}: {names.seat(first)} decides whether to prevent it"
 
 
-def _act(state: Any, t: Any) -> tuple[str, str]:
+def _act(state: State, t: Turn) -> tuple[str, str]:
     """The card's action: (what the seat is asked to do, how others read it)."""
     card = ACTIONS[t.card]
     beg = "" if state.level == 1 or card.kind == "angel" or t.free else ", or beg"
@@ -359,50 +367,59 @@ def _act(state: Any, t: Any) -> tuple[str, str]:
     return f"take a section from {where}{beg}", f"takes a section from {where}"
 
 
-def _turn_prompt(state: Any, t: Any, names: Names, seat: int | None) -> str:
+_STAGE_WORDS: dict[Stage, tuple[str, str]] = {
+    Stage.BEG: ("beg: take any 2 tiles", "begs for 2 tiles"),
+    Stage.FLIP: (
+        "flip a parchment building to its construction side, or none",
+        "may flip a parchment building",
+    ),
+    Stage.LAZY_MONK: (
+        "out of monks: choose which of your monks on the plan lies down lazy",
+        "chooses which monk lies down lazy",
+    ),
+    Stage.EXCHANGE: (
+        "exchange 3 tiles for 1, or end your turn (the end-of-turn tasks are judged)",
+        "may exchange tiles before ending the turn",
+    ),
+    Stage.ALMS: ("choose the 2 tiles the Alms task gives you", "chooses 2 tiles as alms"),
+}
+"""What the acting seat is asked, and how the others read it, at the stages that say only
+that."""
+
+
+def _turn_prompt(state: State, t: Turn, names: Names, seat: Seat | None) -> str:
     """The acting seat is told what to do; the others read what is going on."""
     who = names.seat(t.seat)
     card = _card(t.card) if t.card else ""
-    stage = t.stage
-    if stage == "place" and t.holding:
-        mine, theirs = (
-            f"lay {_section(t.holding)} on the monastery plan: choose a highlighted spot",
-            f"lays {_section(t.holding)}",
-        )
-    elif stage == "act" and t.card:
-        mine, theirs = _act(state, t)
-    elif stage == "source" and t.card:
-        a = ACTIONS[t.card]
-        mine, theirs = (
-            f"feel in the prayer pouch now (number {a.number}) or take from the builders' hut "
-            f"later (number {a.large})",
-            "chooses the prayer pouch or the builders' hut",
-        )
-    elif stage == "rescore":
-        mine, theirs = (
-            f"score up to {plural(t.rescore_left, 'earlier card')} again, or stop",
-            "scores earlier cards again",
-        )
-    else:
-        mine, theirs = {
-            "beg": ("beg: take any 2 tiles", "begs for 2 tiles"),
-            "flip": (
-                "flip a parchment building to its construction side, or none",
-                "may flip a parchment building",
-            ),
-            "lazy_monk": (
-                "out of monks: choose which of your monks on the plan lies down lazy",
-                "chooses which monk lies down lazy",
-            ),
-            "exchange": (
-                "exchange 3 tiles for 1, or end your turn (the end-of-turn tasks are judged)",
-                "may exchange tiles before ending the turn",
-            ),
-            "alms": ("choose the 2 tiles the Alms task gives you", "chooses 2 tiles as alms"),
-        }.get(stage, ("finish your turn", "is finishing the turn"))
+    match t.stage:
+        case Stage.PLACE if t.holding:
+            mine, theirs = (
+                f"lay {_section(t.holding)} on the monastery plan: choose a highlighted spot",
+                f"lays {_section(t.holding)}",
+            )
+        case Stage.ACT if t.card:
+            mine, theirs = _act(state, t)
+        case Stage.SOURCE if t.card:
+            a = ACTIONS[t.card]
+            mine, theirs = (
+                f"feel in the prayer pouch now (number {a.number}) or take from the builders' "
+                f"hut later (number {a.large})",
+                "chooses the prayer pouch or the builders' hut",
+            )
+        case Stage.RESCORE:
+            mine, theirs = (
+                f"score up to {plural(t.rescore_left, 'earlier card')} again, or stop",
+                "scores earlier cards again",
+            )
+        case Stage.BEG | Stage.FLIP | Stage.LAZY_MONK | Stage.EXCHANGE | Stage.ALMS:
+            mine, theirs = _STAGE_WORDS[t.stage]
+        case Stage.PLACE | Stage.ACT | Stage.SOURCE | Stage.HUT | Stage.LAZY | Stage.END:
+            mine, theirs = "finish your turn", "is finishing the turn"
+        case _:
+            assert_never(t.stage)
     if t.via == "special":
         mine, theirs = f"special action: {mine}", f"{theirs} (special action)"
     if t.seat == seat:
-        return _cap(f"{card}: {mine}" if card and stage != "place" else mine)
-    playing = f" ({card})" if card and stage not in ("place",) else ""
+        return _cap(f"{card}: {mine}" if card and t.stage is not Stage.PLACE else mine)
+    playing = f" ({card})" if card and t.stage is not Stage.PLACE else ""
     return f"{who}{playing} {theirs}"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 from ..secrets import event, secret
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed
 from ..viewers import Seat
@@ -370,54 +372,7 @@ Event = (
     | GameEnded
 )
 
-EVENT_TYPES: tuple[type, ...] = (
-    TaskDeckShuffled,
-    ActionPileFormed,
-    UnfinishedPileFormed,
-    StartingTileDrawn,
-    GameStarted,
-    RoundStarted,
-    TaskRevealed,
-    BuildingFlipped,
-    DuesPaid,
-    EventStarted,
-    EventPaid,
-    EventDeclined,
-    EventEnded,
-    SectionRemoved,
-    ActionPileReformed,
-    ActionCardsDrawn,
-    ChoiceCommitted,
-    ChoicesRevealed,
-    TurnStarted,
-    SourceChosen,
-    BegDeclared,
-    Begged,
-    TilesExchanged,
-    SectionTaken,
-    SectionPlaced,
-    MonkPlaced,
-    TilesGained,
-    BuildingCompleted,
-    FlipDeclined,
-    GapsChecked,
-    BuildForfeited,
-    BookProduced,
-    GuestArrived,
-    CardRescored,
-    RescoreFinished,
-    ExchangesFinished,
-    UnfinishedTaken,
-    TaskFulfilled,
-    AlmsChosen,
-    TurnEnded,
-    SpecialsStarted,
-    SpecialPassed,
-    CordonRemoved,
-    ReconstructionStarted,
-    RoundEnded,
-    GameEnded,
-)
+EVENT_TYPES: tuple[type, ...] = get_args(Event)
 
 HORIZON_EVENTS: tuple[type, ...] = (
     # set-up: shuffles and random tiles

@@ -4,7 +4,7 @@ nothing when the game waits for a player."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import assert_never
 
 from ..randomness import Context
 from .content import ACTIONS, COLOURS, TABLES, TASKS
@@ -13,6 +13,7 @@ from .events import (
     ActionPileReformed,
     BuildingFlipped,
     DuesPaid,
+    Event,
     EventEnded,
     EventStarted,
     ExchangesFinished,
@@ -37,6 +38,7 @@ from .queries import (
     capped,
     collapse_target,
     impossible,
+    is_complete,
     lazy_candidates,
     monk_areas,
     new_gaps,
@@ -46,7 +48,7 @@ from .queries import (
     storm_sections,
     team_score,
 )
-from .state import State
+from .state import Phase, Stage, State, Turn
 
 __all__ = ["auto_events", "special_seat"]
 
@@ -64,44 +66,60 @@ def board_size(state: State) -> int:
     return int(TABLES["board_size"][str(state.level)][state.n - 1])
 
 
-def auto_events(state: State, ctx: Context) -> list[Any]:
-    phase = state.phase
-    if phase == "round_start":
-        return [RoundStarted(state.round_no + 1, state.year)]
-    if phase == "fill":
-        occupied = sum(1 for _, s in state.board if s != "discarded")
-        if occupied < board_size(state) and state.task_deck:
-            return _reveal(state, ctx)
-        return _draw(state, ctx)
-    if phase == "event":
-        ev = state.event
-        assert ev is not None
-        if not ev.queue:
-            return [EventEnded(ev.card)]
-        return []
-    if phase in ("turns", "special"):
-        t = state.turn
-        if t is None:
-            if phase == "turns":
-                if state.queue:
-                    _, seat, stage = state.queue[0]
-                    return [TurnStarted(seat, state.players[seat].selected or "", stage.value)]
-                if state.beg_queue:
-                    _, seat = state.beg_queue[0]
-                    return [TurnStarted(seat, state.players[seat].selected or "", "beg")]
-                if state.level == 1:
-                    return [RoundEnded(state.round_no)]
-                order = tuple(s for s in state.order if not state.players[s].begged)
-                if not order:
-                    return [RoundEnded(state.round_no)]
-                return [SpecialsStarted(order)]
-            if special_seat(state) is None:
-                return [RoundEnded(state.round_no)]
-            return []
-        if t.stage == "lazy":
+def auto_events(state: State, ctx: Context) -> list[Event]:
+    match state.phase:
+        case Phase.SETUP | Phase.SELECT | Phase.OVER:
+            return []  # set-up is the game's; selecting waits on the players
+        case Phase.ROUND_START:
+            return [RoundStarted(state.round_no + 1, state.year)]
+        case Phase.FILL:
+            occupied = sum(1 for _, s in state.board if s != "discarded")
+            if occupied < board_size(state) and state.task_deck:
+                return _reveal(state, ctx)
+            return _draw(state, ctx)
+        case Phase.EVENT:
+            ev = state.event
+            assert ev is not None
+            return [] if ev.queue else [EventEnded(ev.card)]
+        case Phase.TURNS | Phase.SPECIAL:
+            if state.turn is None:
+                return _between_turns(state)
+            return _in_turn(state, state.turn)
+        case Phase.SCORING:
+            scores = tuple(player_score(state, s) for s in range(state.n))
+            team = team_score(state, scores)
+            if state.cooperative:
+                pig, outcome, qualified = pigment(state.level, team)
+            else:
+                pig, outcome, qualified = "", "", False
+            return [GameEnded(scores, team, pig, outcome, qualified)]
+        case _:
+            assert_never(state.phase)
+
+
+def _between_turns(state: State) -> list[Event]:
+    """No turn runs: start the next one, the special actions, or the round's end."""
+    if state.phase is Phase.SPECIAL:
+        return [RoundEnded(state.round_no)] if special_seat(state) is None else []
+    if state.queue:
+        _, seat, stage = state.queue[0]
+        return [TurnStarted(seat, state.players[seat].selected or "", stage.value)]
+    if state.beg_queue:
+        _, seat = state.beg_queue[0]
+        return [TurnStarted(seat, state.players[seat].selected or "", Stage.BEG.value)]
+    if state.level == 1:
+        return [RoundEnded(state.round_no)]
+    order = tuple(s for s in state.order if not state.players[s].begged)
+    return [SpecialsStarted(order)] if order else [RoundEnded(state.round_no)]
+
+
+def _in_turn(state: State, t: Turn) -> list[Event]:
+    """What follows by itself at this stage of the turn (nothing: the player acts)."""
+    match t.stage:
+        case Stage.LAZY:
             gaps = tuple(cells_of(g) for g in new_gaps(state, t))
             return [GapsChecked(t.seat, gaps, each_placed=True)]
-        if t.stage == "lazy_monk":
+        case Stage.LAZY_MONK:
             # DD-16: with an empty supply the player chooses which own monk lies down, unless
             # there is at most one candidate (then no question is asked).
             cells = cells_of(t.owed[0])
@@ -111,31 +129,29 @@ def auto_events(state: State, ctx: Context) -> list[Any]:
             if len(candidates) <= 1:
                 return [MonkPlaced(t.seat, "lazy", cells=cells, replaces="".join(candidates))]
             return []
-        if t.stage == "exchange" and not can_exchange(state, t.seat):
-            return [ExchangesFinished(t.seat)]
-        if t.stage == "rescore" and (t.rescore_left <= 0 or not rescore_candidates(state)):
-            return [RescoreFinished(t.seat)]
-        if t.stage == "end":
+        case Stage.EXCHANGE:
+            return [] if can_exchange(state, t.seat) else [ExchangesFinished(t.seat)]
+        case Stage.RESCORE:
+            if t.rescore_left <= 0 or not rescore_candidates(state):
+                return [RescoreFinished(t.seat)]
+            return []
+        case Stage.END:
             card = next_task(state, t.seat, t) if state.level > 1 or t.laid else None
             if card is None:
                 return [TurnEnded(t.seat)]
-            out: list[Any] = [TaskFulfilled(t.seat, card)]
+            out: list[Event] = [TaskFulfilled(t.seat, card)]
             task = TASKS[card]
             if task.kind == "long_hours":
                 gained = capped(state.tile_supply, task.colours)
                 if gained:
                     out.append(TilesGained(t.seat, gained, "task"))
             return out
-        return []
-    if phase == "scoring":
-        scores = tuple(player_score(state, s) for s in range(state.n))
-        team = team_score(state, scores)
-        if state.cooperative:
-            pig, outcome, qualified = pigment(state.level, team)
-        else:
-            pig, outcome, qualified = "", "", False
-        return [GameEnded(scores, team, pig, outcome, qualified)]
-    return []
+        case (
+            Stage.SOURCE | Stage.ACT | Stage.HUT | Stage.BEG | Stage.PLACE | Stage.FLIP | Stage.ALMS
+        ):
+            return []  # the player acts
+        case _:
+            assert_never(t.stage)
 
 
 def rescore_candidates(state: State) -> list[str]:
@@ -146,7 +162,7 @@ def rescore_candidates(state: State) -> list[str]:
     return [c for c in pool if c != t.card and c not in t.rescored]
 
 
-def _reveal(state: State, ctx: Context) -> list[Any]:
+def _reveal(state: State, ctx: Context) -> list[Event]:
     card_id = state.task_deck[0]
     card = TASKS[card_id]
     if impossible(state, card):
@@ -159,7 +175,7 @@ def _reveal(state: State, ctx: Context) -> list[Any]:
     k = card.kind
     prio = state.priority
     if card.border == "brown":
-        out: list[Any] = [TaskRevealed(card_id, "brown")]
+        out: list[Event] = [TaskRevealed(card_id, "brown")]
         if k == "dues":
             for s in prio:
                 tiles = state.players[s].tiles
@@ -204,8 +220,6 @@ def _reveal(state: State, ctx: Context) -> list[Any]:
             return [TaskRevealed(card_id, "discarded")]
         return [TaskRevealed(card_id, "event"), *(SectionRemoved(s, "storm") for s in secs)]
     if k == "halt":
-        from .queries import is_complete
-
         if state.cordon or is_complete(state, card.building):
             return [TaskRevealed(card_id, "discarded")]
         return [TaskRevealed(card_id, "halt")]
@@ -222,9 +236,9 @@ def _reveal(state: State, ctx: Context) -> list[Any]:
     return [TaskRevealed(card_id, "discarded")]
 
 
-def _draw(state: State, ctx: Context) -> list[Any]:
+def _draw(state: State, ctx: Context) -> list[Event]:
     k = int(TABLES["draw"][str(state.level)])
-    out: list[Any] = []
+    out: list[Event] = []
     for seat, p in enumerate(state.players):
         pile = p.this_year
         if not pile:

@@ -11,7 +11,7 @@ from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
 from . import view as _view
-from .commands import COMMAND_TYPES
+from .commands import COMMAND_TYPES, Command
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TABLES, TASKS
 from .decide import advance
 from .decide import decide as _decide
@@ -22,6 +22,7 @@ from .events import (
     EVENT_TYPES,
     HORIZON_EVENTS,
     ActionPileFormed,
+    Event,
     GameStarted,
     SectionTaken,
     StartingTileDrawn,
@@ -34,14 +35,14 @@ from .glossary import WORDS, build_glossary
 from .legal import legal_commands as _legal
 from .legal import to_act as _to_act
 from .queries import ALL_LETTERS, popcount, tile_set_points, uncovered_wooden
-from .state import Player, State
+from .state import Phase, Player, State
 
 __all__ = ["CampusGalli"]
 
 LEVEL_NAMES = {1: "Ora et Labora", 2: "Libri et Hospites", 3: "Eventus et Periculi"}
 
 
-class CampusGalli(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
+class CampusGalli(GameBase[State, Command, Event]):
     name: ClassVar[str] = "campus-galli"
     title: ClassVar[str] = "Campus Galli"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -64,7 +65,7 @@ class CampusGalli(GameBase[Any, Any, Any]):  # bound to the real types by issue 
     command_types: ClassVar[tuple[type, ...]] = COMMAND_TYPES
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
 
-    def is_horizon(self, event: Any) -> bool:
+    def is_horizon(self, event: Event) -> bool:
         """Information horizons (``domain.undo``): ``HORIZON_EVENTS``, and a section taken
         from the bag (a blind draw)."""
         if isinstance(event, SectionTaken):
@@ -116,11 +117,11 @@ class CampusGalli(GameBase[Any, Any, Any]):  # bound to the real types by issue 
             tile_supply=(tiles,) * 4,
         )
 
-    def setup(self, state: State, ctx: Context) -> Sequence[Any]:
+    def setup(self, state: State, ctx: Context) -> Sequence[Event]:
         rng = ctx.rng
         level, n = state.level, state.n
         tasks = rng.shuffled(sorted(t for t, c in TASKS.items() if c.level <= level))
-        events: list[Any] = [TaskDeckShuffled(len(tasks), tasks)]
+        events: list[Event] = [TaskDeckShuffled(len(tasks), tasks)]
         deal = TABLES["deal"][str(level)][str(n)]
         piles: list[list[str]] = [[] for _ in range(n)]
         angels = rng.shuffled(sorted(c for c, a in ACTIONS.items() if a.level == 0))
@@ -165,19 +166,19 @@ class CampusGalli(GameBase[Any, Any, Any]):  # bound to the real types by issue 
         _, out = advance(state, events, ctx)
         return out
 
-    def decide(self, state: State, seat: Seat, command: Any, ctx: Context) -> Sequence[Any]:
+    def decide(self, state: State, seat: Seat, command: Command, ctx: Context) -> Sequence[Event]:
         return _decide(state, seat, command, ctx)
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         return _evolve(state, event)
 
     def is_terminal(self, state: State) -> bool:
-        return state.phase == "over"
+        return state.phase is Phase.OVER
 
     def to_act(self, state: State) -> frozenset[Seat]:
         return _to_act(state)
 
-    def legal_commands(self, state: State, seat: Seat) -> Sequence[Any]:
+    def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
         return _legal(state, seat)
 
     def view(self, state: State, viewer: Viewer) -> Any:
@@ -189,7 +190,7 @@ class CampusGalli(GameBase[Any, Any, Any]):  # bound to the real types by issue 
         return _view.hidden_values(state, viewer)
 
     def result(self, state: State) -> Result | None:
-        if state.phase != "over":
+        if state.phase is not Phase.OVER:
             return None
         scores = state.final_scores
         summary = _summary(state.mode, scores, state.team_score, state.pigment, state.outcome)
@@ -205,7 +206,7 @@ class CampusGalli(GameBase[Any, Any, Any]):  # bound to the real types by issue 
         winners = tuple(s for s, v in enumerate(scores) if v == top)
         return Result(scores, winners, summary, tuple(standings))
 
-    def narrate(self, event: Any, names: Names) -> str | None:
+    def narrate(self, event: Event, names: Names) -> str | None:
         return _narrate(event, names)
 
     def glossary(self) -> dict[str, GlossaryEntry]:

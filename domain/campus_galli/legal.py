@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement, product
-from typing import Any
+from typing import assert_never
 
 from ..errors import RuleViolation
 from ..viewers import Seat
@@ -38,8 +38,7 @@ from .commands import (
     TakeFromHut,
     TakeUnfinished,
 )
-from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
-from .evolve import PILES
+from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS, ActionCard
 from .flow import rescore_candidates, special_seat
 from .queries import (
     ALL_LETTERS,
@@ -57,7 +56,7 @@ from .queries import (
     reward_options,
     take_choices,
 )
-from .state import Stage, State
+from .state import PILES, Phase, Stage, State, Turn
 
 __all__ = [
     "EXCHANGE_STAGES",
@@ -90,23 +89,30 @@ def listed(state: State, seat: Seat, command: Command, message: str, code: str) 
 
 
 def to_act(state: State) -> frozenset[Seat]:
-    if state.phase == "select":
-        return state.choices.waiting_on
-    if state.phase == "event" and state.event is not None and state.event.queue:
-        if state.event.kind in SIMULTANEOUS_EVENTS:
+    match state.phase:
+        case Phase.SELECT:
             return state.choices.waiting_on
-        return frozenset({state.event.queue[0]})
-    if state.phase in ("turns", "special"):
-        if state.turn is not None:
-            return frozenset({state.turn.seat})
-        seat = special_seat(state) if state.phase == "special" else None
-        return frozenset() if seat is None else frozenset({seat})
-    return frozenset()
+        case Phase.EVENT:
+            ev = state.event
+            if ev is None or not ev.queue:
+                return frozenset()
+            if ev.kind in SIMULTANEOUS_EVENTS:
+                return state.choices.waiting_on
+            return frozenset({ev.queue[0]})
+        case Phase.TURNS | Phase.SPECIAL:
+            if state.turn is not None:
+                return frozenset({state.turn.seat})
+            seat = special_seat(state) if state.phase is Phase.SPECIAL else None
+            return frozenset() if seat is None else frozenset({seat})
+        case Phase.SETUP | Phase.ROUND_START | Phase.FILL | Phase.SCORING | Phase.OVER:
+            return frozenset()
+        case _:
+            assert_never(state.phase)
 
 
-def exchanges(state: State, seat: Seat) -> list[Any]:
+def exchanges(state: State, seat: Seat) -> list[Command]:
     tiles = state.players[seat].tiles
-    out: list[Any] = []
+    out: list[Command] = []
     for give in combinations_with_replacement(COLOURS, 3):
         if all(give.count(c) <= tiles[i] for i, c in enumerate(COLOURS)):
             out += [
@@ -134,98 +140,110 @@ def guest_monks(state: State, seat: Seat, card_id: str) -> int:
     return min(2 if is_complete(state, b) else 1, state.players[seat].supply)
 
 
-def legal_commands(state: State, seat: Seat) -> list[Any]:
+def legal_commands(state: State, seat: Seat) -> list[Command]:
     if seat not in to_act(state):
         return []
-    p = state.players[seat]
-    if state.phase == "select":
-        return [SelectActionCard(c) for c in p.hand]
-    if state.phase == "event":
+    if state.phase is Phase.SELECT:
+        return [SelectActionCard(c) for c in state.players[seat].hand]
+    if state.phase is Phase.EVENT:
         return _event_commands(state, seat)
-    t = state.turn
-    if t is None:
+    if state.turn is None:
         return _special_commands(state, seat)
+    return _turn_commands(state, seat, state.turn)
+
+
+def _turn_commands(state: State, seat: Seat, t: Turn) -> list[Command]:
+    p = state.players[seat]
     card = ACTIONS[t.card] if t.card else None
-    out: list[Any] = []
+    out: list[Command] = []
     if state.level > 1 and t.stage in EXCHANGE_STAGES:
         out += exchanges(state, seat)
     can_beg = card is not None and card.kind != "angel" and not t.free
-    if t.stage in ("source", "act") and state.level > 1 and can_beg:
+    if t.stage in (Stage.SOURCE, Stage.ACT) and state.level > 1 and can_beg:
         out.append(DeclareBeg())
-    if t.stage == "source":
-        assert card is not None
-        for source in ("bag", "hut"):
-            opts = (
-                bag_options(state, card, source)
-                if source == "bag"
-                else hut_options(state, card, source)
-            )
-            if opts and payments(card_cost(state, t, source), p.tiles):
-                out.append(ChooseSource(source))
-        if not any(isinstance(c, ChooseSource | DeclareBeg) for c in out) and (
-            state.level == 1 or t.free
-        ):
-            out.append(ForfeitBuild())
-        return out
-    if t.stage == "act":
-        assert card is not None
-        if card.kind == "book":
-            for pay in payments(card_cost(state, t, ""), p.tiles):
-                out += [ProduceBook(pay, tile) for tile in reward_options(card)]
+    match t.stage:
+        case Stage.SOURCE:
+            assert card is not None
+            for source in ("bag", "hut"):
+                opts = (
+                    bag_options(state, card, source)
+                    if source == "bag"
+                    else hut_options(state, card, source)
+                )
+                if opts and payments(card_cost(state, t, source), p.tiles):
+                    out.append(ChooseSource(source))
+            if not any(isinstance(c, ChooseSource | DeclareBeg) for c in out) and (
+                state.level == 1 or t.free
+            ):
+                out.append(ForfeitBuild())
             return out
-        if card.kind == "guest":
-            optional = guest_monks(state, seat, card.id) > 0
-            for pay in payments(card_cost(state, t, ""), p.tiles):
-                for tile in reward_options(card):
-                    out.append(BringGuest(pay, tile))
-                    if optional:
-                        out.append(BringGuest(pay, tile, monks=False))
+        case Stage.ACT:
+            assert card is not None
+            return out + _act_commands(state, seat, t, card)
+        case Stage.PLACE:
+            shape = SECTIONS[t.holding].shape
+            master = state.level == 1 and t.via == "action" and p.supply > 0
+            for pl in legal_placements(state, shape, t.moving):
+                out.append(PlaceSection(pl.x, pl.y, pl.orientation))
+                if master and master_builder_allowed(t.holding, pl.mask):
+                    out.append(PlaceSection(pl.x, pl.y, pl.orientation, master_builder=False))
             return out
-        if card.kind == "unfinished":
-            pays = payments(card_cost(state, t, ""), p.tiles)
-            for i, pile in enumerate(PILES):
-                if state.unfinished[i] and _doable(state, state.unfinished[i][0]):
-                    out += [TakeUnfinished(pile, pay) for pay in pays]
-            return out
-        source = t.source
-        pays = payments(card_cost(state, t, source), p.tiles)
-        builds: list[Any] = []
-        for s in hut_options(state, card, source):
-            builds += [TakeFromHut(s, pay) for pay in pays]
-        for sh in bag_options(state, card, source):
-            builds += [DrawFromBag(sh, pay) for pay in pays]
-        out += builds
-        if not builds and (state.level == 1 or card.kind == "angel" or t.free):
-            out.append(ForfeitBuild())
+        case Stage.FLIP:
+            for b in ALL_LETTERS:
+                if b not in state.construction:
+                    out.append(FlipBuilding(b))
+                    if p.supply > 0:
+                        out.append(FlipBuilding(b, master_builder=False))
+            return [*out, FlipBuilding("")]
+        case Stage.RESCORE:
+            for c in rescore_candidates(state):
+                out += [Rescore(c, tile) for tile in reward_options(ACTIONS[c])]
+            return [*out, EndTurn()]
+        case Stage.EXCHANGE:
+            return [*out, EndTurn()]
+        case Stage.LAZY_MONK:
+            return [ChooseLazyMonk(k) for k in lazy_candidates(state, seat)]
+        case Stage.ALMS:
+            return [*out, *(ChooseTiles(c) for c in take_choices(state.tile_supply, 2))]
+        case Stage.BEG:
+            return [Beg(c) for c in take_choices(state.tile_supply, 2)]
+        case Stage.HUT | Stage.LAZY | Stage.END:
+            return []  # automatic stages (a turn never rests at HUT: it runs as ACT)
+        case _:
+            assert_never(t.stage)
+
+
+def _act_commands(state: State, seat: Seat, t: Turn, card: ActionCard) -> list[Command]:
+    """The commands of the card's action itself (exchanges and begging aside)."""
+    p = state.players[seat]
+    out: list[Command] = []
+    if card.kind == "book":
+        for pay in payments(card_cost(state, t, ""), p.tiles):
+            out += [ProduceBook(pay, tile) for tile in reward_options(card)]
         return out
-    if t.stage == "place":
-        shape = SECTIONS[t.holding].shape
-        master = state.level == 1 and t.via == "action" and p.supply > 0
-        for pl in legal_placements(state, shape, t.moving):
-            out.append(PlaceSection(pl.x, pl.y, pl.orientation))
-            if master and master_builder_allowed(t.holding, pl.mask):
-                out.append(PlaceSection(pl.x, pl.y, pl.orientation, master_builder=False))
+    if card.kind == "guest":
+        optional = guest_monks(state, seat, card.id) > 0
+        for pay in payments(card_cost(state, t, ""), p.tiles):
+            for tile in reward_options(card):
+                out.append(BringGuest(pay, tile))
+                if optional:
+                    out.append(BringGuest(pay, tile, monks=False))
         return out
-    if t.stage == "flip":
-        for b in ALL_LETTERS:
-            if b not in state.construction:
-                out.append(FlipBuilding(b))
-                if p.supply > 0:
-                    out.append(FlipBuilding(b, master_builder=False))
-        return [*out, FlipBuilding("")]
-    if t.stage == "rescore":
-        for c in rescore_candidates(state):
-            out += [Rescore(c, tile) for tile in reward_options(ACTIONS[c])]
-        return [*out, EndTurn()]
-    if t.stage == "exchange":
-        return [*out, EndTurn()]
-    if t.stage == "lazy_monk":
-        return [ChooseLazyMonk(k) for k in lazy_candidates(state, seat)]
-    if t.stage == "alms":
-        return [*out, *(ChooseTiles(c) for c in take_choices(state.tile_supply, 2))]
-    if t.stage == "beg":
-        return [Beg(c) for c in take_choices(state.tile_supply, 2)]
-    return []
+    if card.kind == "unfinished":
+        pays = payments(card_cost(state, t, ""), p.tiles)
+        for i, pile in enumerate(PILES):
+            if state.unfinished[i] and _doable(state, state.unfinished[i][0]):
+                out += [TakeUnfinished(pile, pay) for pay in pays]
+        return out
+    source = t.source
+    pays = payments(card_cost(state, t, source), p.tiles)
+    for s in hut_options(state, card, source):
+        out += [TakeFromHut(s, pay) for pay in pays]
+    for sh in bag_options(state, card, source):
+        out += [DrawFromBag(sh, pay) for pay in pays]
+    if not out and (state.level == 1 or card.kind == "angel" or t.free):
+        out.append(ForfeitBuild())
+    return out
 
 
 def _doable(state: State, card_id: str) -> bool:
@@ -236,12 +254,12 @@ def _doable(state: State, card_id: str) -> bool:
     return card_can_build(state, card)
 
 
-def _event_commands(state: State, seat: Seat) -> list[Any]:
+def _event_commands(state: State, seat: Seat) -> list[Command]:
     ev = state.event
     assert ev is not None
     p = state.players[seat]
     task = TASKS[ev.card]
-    out: list[Any] = []
+    out: list[Command] = []
     if ev.kind == "feast":
         return [RespondFeastDay(c, r) for c, r in score_answers(p.guests)]
     if ev.kind == "study":
@@ -271,9 +289,9 @@ def _event_commands(state: State, seat: Seat) -> list[Any]:
     return out
 
 
-def _special_commands(state: State, seat: Seat) -> list[Any]:
+def _special_commands(state: State, seat: Seat) -> list[Command]:
     p = state.players[seat]
-    out: list[Any] = exchanges(state, seat)
+    out: list[Command] = exchanges(state, seat)
     for card_id, status in state.board:
         task = TASKS[card_id]
         if status == "open" and task.kind == "tile_task":

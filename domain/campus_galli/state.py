@@ -11,9 +11,12 @@ from ..values import replace
 from ..viewers import Seat
 from .content import COLOURS
 
-__all__ = ["EventPrompt", "Monk", "Phase", "Player", "Stage", "State", "Turn"]
+__all__ = ["PILES", "EventPrompt", "Monk", "Phase", "Player", "Stage", "State", "Turn"]
 
 CI = {c: i for i, c in enumerate(COLOURS)}
+
+PILES = ("R", "B", "G", "Y")
+"""The unfinished-tasks board's piles, in the order of ``State.unfinished``."""
 
 
 def add_tiles(tiles: tuple[int, ...], colours: tuple[str, ...], sign: int = 1) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ from .evolve import PILES
 from .geometry import cell_xy, cells_of
 from .legal import SIMULTANEOUS_EVENTS, to_act
 from .queries import ALL_LETTERS, is_complete, player_score
-from .state import State
+from .state import Phase, State
 
 __all__ = ["card_info", "hidden_values", "view"]
 
@@ -107,7 +107,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         return out
 
     players = []
-    committed = state.choices.committed_seats if state.phase == "select" else frozenset()
+    committed = state.choices.committed_seats if state.phase is Phase.SELECT else frozenset()
     for seat, p in enumerate(state.players):
         own = viewer.sees_seat(seat)
         # Rulebook: "Place your selected card face down on the space with the sundial. Place
@@ -217,7 +217,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         },
         "special": {
             "order": list(state.special_order),
-            "current": min(to_act(state), default=None) if state.phase == "special" else None,
+            "current": min(to_act(state), default=None) if state.phase is Phase.SPECIAL else None,
         },
         "event": None
         if ev is None
@@ -235,7 +235,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
         "last_dice": list(state.last_dice),
         "players": players,
         "result": None
-        if state.phase != "over"
+        if state.phase is not Phase.OVER
         else {
             "scores": list(state.final_scores),
             "team_score": state.team_score if state.cooperative else None,
