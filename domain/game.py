@@ -43,6 +43,7 @@ __all__ = [
     "Options",
     "Result",
     "fold",
+    "fork_reshuffle",
     "type_name",
     "validate_options",
 ]
@@ -193,6 +194,13 @@ class GameBase(Generic[S, C, E]):
         """Bring stored event data of an older ``schema`` up to date (none so far)."""
         return data
 
+    def fork_reshuffle(self, state: S, ctx: Context) -> Sequence[E]:
+        """The events that give a forked position fresh randomness: every face-down deck,
+        pile or tile stack dealt anew from ``ctx`` (see :func:`fork_reshuffle`).
+
+        The default, for a game with nothing hidden, is none."""
+        return ()
+
 
 def validate_options(game: Game[Any, Any, Any], raw: Mapping[str, Any] | None) -> dict[str, Any]:
     """Fill defaults and check every option against the game type's specs.
@@ -235,6 +243,24 @@ def fold(game: Game[S, Any, E], state: S, events: Iterable[E]) -> S:
     for event in events:
         state = game.evolve(state, event)
     return state
+
+
+def fork_reshuffle(game: Game[S, Any, E], state: S, ctx: Context) -> Sequence[E]:
+    """The events re-randomising what is hidden in ``state`` when a game is forked there.
+
+    A fork continues a finished game, whose whole log anyone may read: without this, the
+    order of every face-down deck would be known from it, and so every future draw. The
+    game reshuffles each hidden zone (keeping its size and its face-up top, if it has one);
+    everything public and every hand stays as it is, so every seat's and the spectators'
+    view is unchanged. Each outcome is written into the events, as for a set-up, and the
+    platform decides them with the new game's own seed (``server.fork``). A game that does
+    not define ``fork_reshuffle`` (one not built on :class:`GameBase`) has nothing hidden.
+    """
+    hook = getattr(game, "fork_reshuffle", None)
+    if hook is None:
+        return ()
+    events: Sequence[E] = hook(state, ctx)
+    return events
 
 
 @attrs.frozen

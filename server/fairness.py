@@ -23,7 +23,7 @@ import attrs
 import orjson
 
 from domain import Context, Names, Registry
-from domain.game import fold
+from domain.game import fold, fork_reshuffle
 from protocol import CHAT_MAX_CHARS, GameCodec
 from protocol.http import NAME_MAX_CHARS
 
@@ -258,7 +258,8 @@ class _Replay:
         if fork is not None:
             if (
                 not isinstance(fork, dict)
-                or set(fork) != {"game", "version", "events"}
+                or set(fork) - {"fresh"} != {"game", "version", "events"}
+                or fork.get("fresh", True) is not True  # absent in forks made before it
                 or not isinstance(fork["game"], str)
                 or not isinstance(fork["version"], int)
                 or not isinstance(fork["events"], list)
@@ -271,7 +272,10 @@ class _Replay:
                     for e in fork["events"]
                 )
             ):
-                raise Mismatch("version 1: a fork is {game, version, events: [[type, data]…]}", 1)
+                raise Mismatch(
+                    "version 1: a fork is {game, version, events: [[type, data]…], fresh: true}",
+                    1,
+                )
             if not self.forks:
                 raise Unverifiable(
                     f"this game was forked from game {fork['game'][:40]} at version "
@@ -340,6 +344,12 @@ class _Replay:
                                 ) from None
                             self.expect(t, d, e)
                             state = game.evolve(state, e)
+                        if self.fork.get("fresh"):
+                            # What is hidden, dealt anew from this game's seed (server.fork).
+                            ctx = Context.for_version(seed, v - 1)
+                            for e in fork_reshuffle(game, state, ctx):
+                                self.expect(type(e).__name__, codec.encode_event(e), e)
+                                state = game.evolve(state, e)
                         continue
                     ctx = Context.for_version(seed, v - 1)
                     for e in game.setup(state, ctx):

@@ -2,12 +2,19 @@
 
 **Fork here.** A new game of the same type and options whose ``cloister.GameCreated``
 carries ``fork`` {``game``, ``version``, ``events``}: the source's rule events up to that
-version, undone ones left out. When its seats are filled, ``cloister.GameStarted`` is
-followed by those events in place of a set-up, so every fold, replay and export of the new
-game works as for any other. Everything after the fork is decided with the new game's own
-(new, secret) seed: fresh dice, draws and reshuffles. Only a finished game is forked: its
-whole log is public by then (the review audience), so the position carries no secret that
-its players could not already read. (Cards already in a deck keep the order they had.)
+version, undone ones left out, and ``fresh`` true. When its seats are filled,
+``cloister.GameStarted`` is followed by those events in place of a set-up, so every fold,
+replay and export of the new game works as for any other.
+
+Only a finished game is forked: its whole log is public by then (the review audience), so
+the order of every face-down deck, pile and tile stack in the position could be read from
+it, and with it every future draw. So, after the copied events, the game's
+``fork_reshuffle`` (``domain.game.fork_reshuffle``) deals what is hidden anew: each
+face-down zone shuffled again, everything public and every hand as it was. Those events
+are decided, like a set-up, from the new game's own seed (secret until its end, committed
+to in its ``GameCreated``), so ``cloister verify`` re-decides them; everything after is
+decided from that seed too: fresh dice, draws and reshuffles. (A fork made before
+``fresh`` existed has none: its decks kept the source's order.)
 
 **Report a problem.** A document of what the reporter may see right now — the view and the
 log of the audience their token gives them, a spectator's without one — and nothing more,
@@ -69,8 +76,9 @@ async def fork_game(
 ) -> tuple[GameRecord, list[tuple[int, str | None]]]:
     """Create the forked game (seats filled by ``claims`` at once; the rest open)."""
     events = fork_events(rec, version)
-    fork = {"game": rec.id, "version": version, "events": [list(e) for e in events]}
-    # A new random seed (create_table's): nothing after the fork is dealt as it was.
+    fork = {"game": rec.id, "version": version, "events": [list(e) for e in events], "fresh": True}
+    # A new random seed (create_table's): nothing after the fork is dealt as it was, and
+    # ``fresh`` has what is hidden in the position dealt anew from it.
     return await service.create_table(rec.gtype.name, rec.options, None, claims, fork)
 
 

@@ -27,7 +27,7 @@ import orjson
 
 from domain import Context, DomainError, GameType, Registry, RuleViolation
 from domain.errors import IllegalCommand
-from domain.game import fold, validate_options
+from domain.game import fold, fork_reshuffle, validate_options
 from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
@@ -789,8 +789,16 @@ class GameService:
         # ``at``: when the game began, where clocks and absences start (``server.clocks``).
         events: list[tuple[str, dict[str, Any], Any]] = [(GAME_STARTED, {"at": self.now()}, None)]
         if r.fork is not None:  # the source's position instead of a set-up (server.fork)
+            state = r.game.initial_state(r.options)
             for t, d in r.fork["events"]:
-                events.append((t, d, r.codec.decode_event(t, d)))
+                e = r.codec.decode_event(t, d)
+                events.append((t, d, e))
+                state = r.game.evolve(state, e)
+            if r.fork.get("fresh"):
+                # What is hidden is dealt anew from this game's own seed (server.fork).
+                ctx = Context.for_version(r.seed, version)
+                for e in fork_reshuffle(r.game, state, ctx):
+                    events.append((type(e).__name__, r.codec.encode_event(e), e))
             return events
         state = r.game.initial_state(r.options)
         ctx = Context.for_version(r.seed, version)

@@ -454,6 +454,12 @@ async def test_the_python_client_asks_the_server_to_verify(key_prefix: str) -> N
         await store.close()
 
 
+def source_copy(events: list[dict[str, Any]]) -> list[Any]:
+    """The copied position's events, as the fork's GameCreated lists them."""
+    fork: list[Any] = events[0]["data"]["fork"]["events"]
+    return fork
+
+
 async def test_a_forked_game_verifies_from_the_fork_and_is_not_imported(
     redis_store: RedisStore,
 ) -> None:
@@ -463,6 +469,11 @@ async def test_a_forked_game_verifies_from_the_fork_and_is_not_imported(
     source = await play_to_end(svc, "high-card", "source-seed")
     at = next(e.version for e in source.log if e.type == COMMAND_ACCEPTED) + 2
     rec, _ = await fork_game(svc, source, at, [SeatClaim("A"), SeatClaim("B")])
+    # Fresh randomness: the deck the source's log shows is dealt anew, hands kept.
+    known = source.state_at(at)
+    assert rec.state.hands == known.hands and sorted(rec.state.deck) == sorted(known.deck)
+    assert rec.state.deck != known.deck
+    assert rec.log[-1].type == "DeckShuffled" and rec.log[-1].data["order"] == list(rec.state.deck)
     bot = rec.gtype.bot("random")
     step = 0
     while not rec.terminal:
@@ -478,6 +489,11 @@ async def test_a_forked_game_verifies_from_the_fork_and_is_not_imported(
     started = _first(events, "cloister.GameStarted")
     with pytest.raises(Mismatch, match=f"version {started + 2}: the rules produce"):
         replay(svc.registry, _set(events, started + 1, order=["forged"]))
+    # ... and so must the reshuffle, decided from the fork's own seed.
+    reshuffled = started + len(source_copy(events)) + 1
+    assert events[reshuffled]["type"] == "DeckShuffled"
+    with pytest.raises(Mismatch, match=f"version {reshuffled + 1}: the rules produce"):
+        replay(svc.registry, _set(events, reshuffled, order=list(known.deck)))
     # Not imported: nobody re-decided the position it starts from.
     with pytest.raises(ServiceError) as refused:
         await svc.import_log(events)

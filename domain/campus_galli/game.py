@@ -35,7 +35,7 @@ from .glossary import WORDS, build_glossary
 from .legal import legal_commands as _legal
 from .legal import to_act as _to_act
 from .queries import ALL_LETTERS, popcount, tile_set_points, uncovered_wooden
-from .state import Phase, Player, State
+from .state import PILES, Phase, Player, State
 
 __all__ = ["CampusGalli"]
 
@@ -166,6 +166,9 @@ class CampusGalli(GameBase[State, Command, Event]):
         _, out = advance(state, events, ctx)
         return out
 
+    def fork_reshuffle(self, state: State, ctx: Context) -> Sequence[Event]:
+        return _fork_reshuffle(state, ctx)
+
     def decide(self, state: State, seat: Seat, command: Command, ctx: Context) -> Sequence[Event]:
         return _decide(state, seat, command, ctx)
 
@@ -214,6 +217,25 @@ class CampusGalli(GameBase[State, Command, Event]):
 
 
 _GLOSSARY = build_glossary()
+
+
+def _fork_reshuffle(state: State, ctx: Context) -> list[Event]:
+    """A fork's fresh randomness: the face-down task deck, each player's face-down "this
+    year" pile and, below their face-up card, the unfinished task piles are shuffled again.
+    Hands, "next year" piles, the bag (drawn from at random when drawn) and everything on
+    the table stay."""
+    rng = ctx.rng
+    out: list[Event] = []
+    if len(state.task_deck) > 1:
+        out.append(TaskDeckShuffled(len(state.task_deck), rng.shuffled(state.task_deck)))
+    for seat, p in enumerate(state.players):
+        if len(p.this_year) > 1:
+            out.append(ActionPileFormed(seat, len(p.this_year), rng.shuffled(p.this_year)))
+    for pile, cards in zip(PILES, state.unfinished, strict=True):
+        if len(cards) > 2:
+            order = (cards[0], *rng.shuffled(cards[1:]))
+            out.append(UnfinishedPileFormed(pile, len(order), order[0], order))
+    return out
 
 
 def _score_lines(state: State, seat: Seat) -> tuple[ScoreLine, ...]:

@@ -21,7 +21,7 @@ from .events import (
 from .evolve import evolve
 from .state import Phase, State
 
-__all__ = ["decide", "setup"]
+__all__ = ["decide", "fork_reshuffle", "setup"]
 
 
 def setup(state: State, ctx: Context) -> list[Event]:
@@ -32,6 +32,13 @@ def setup(state: State, ctx: Context) -> list[Event]:
     for seat in range(state.players):
         t.emit(CardsDealt(seat, order[seat * HAND : (seat + 1) * HAND]))
     return t.events
+
+
+def fork_reshuffle(state: State, ctx: Context) -> list[Event]:
+    """At a fork the face-down deck is shuffled again; hands and the discard stay."""
+    if len(state.deck) < 2:
+        return []
+    return [DeckShuffled(ctx.rng.shuffled(state.deck))]
 
 
 def decide(state: State, seat: Seat, command: Command, ctx: Context) -> list[Event]:

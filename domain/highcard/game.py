@@ -13,6 +13,7 @@ from .bots import BOTS
 from .commands import COMMAND_TYPES, Command, Draw, Pass, PlayCard
 from .content import DECK, HAND, ROUNDS, card_name, value
 from .decide import decide as _decide
+from .decide import fork_reshuffle as _fork_reshuffle
 from .decide import setup as _setup
 from .describe import narrate as _narrate
 from .describe import summary as _summary
@@ -83,6 +84,9 @@ class HighCard(GameBase[State, Command, Event]):
 
     def setup(self, state: State, ctx: Context) -> Sequence[Event]:
         return _setup(state, ctx)
+
+    def fork_reshuffle(self, state: State, ctx: Context) -> Sequence[Event]:
+        return _fork_reshuffle(state, ctx)
 
     def decide(self, state: State, seat: Seat, command: Command, ctx: Context) -> Sequence[Event]:
         return _decide(state, seat, command, ctx)

@@ -204,6 +204,9 @@ class Illumination(GameBase[State, Command, ev.Event]):
         t.start_turn(0)  # "The Reverent player always begins the game!"
         return t.events
 
+    def fork_reshuffle(self, state: State, ctx: Context) -> Sequence[ev.Event]:
+        return _fork_reshuffle(state, ctx.rng)
+
     def decide(
         self, state: State, seat: Seat, command: Command, ctx: Context
     ) -> Sequence[ev.Event]:
@@ -288,6 +291,26 @@ def _difficulty_counts(difficulty: int, rng: Rng) -> tuple[int, ...]:
         return tuple(1 if i in chosen else 0 for i in cards)
     extra = set(rng.sample(cards, difficulty - 4))
     return tuple(2 if i in extra else 1 for i in cards)
+
+
+def _fork_reshuffle(state: State, rng: Rng) -> list[ev.Event]:
+    """A fork's fresh randomness: each side's face-down tile stacks mixed again and each
+    Scriptorium deck shuffled. Only full stacks are face down and unknown: a shorter one is
+    what a flipped stack left over, seen by everyone, and stays as it lies. Hands, Crusade
+    cards and discards are known to their owners (or to all) and stay."""
+    out: list[ev.Event] = []
+    h = CONTENT.stack_height
+    for side, p in enumerate(state.players):
+        full = [i for i, st in enumerate(p.stacks) if len(st) == h]
+        if len(full) > 1:
+            mixed = iter(rng.shuffled([t for i in full for t in p.stacks[i]]))
+            stacks = tuple(
+                tuple(next(mixed) for _ in range(h)) if len(st) == h else st for st in p.stacks
+            )
+            out.append(ev.TileStacksFormed(side, len(full), stacks))
+        if len(p.deck) > 1:
+            out.append(ev.DeckShuffled(side, len(p.deck), rng.shuffled(p.deck)))
+    return out
 
 
 GAME = Illumination()

@@ -22,7 +22,7 @@ from .events import is_horizon as _is_horizon
 from .evolve import evolve
 from .glossary import build_glossary
 from .legal import legal_commands, to_act
-from .setup import setup_events
+from .setup import fork_reshuffle_events, setup_events
 from .state import State
 from .view import hidden_values, view
 
@@ -91,6 +91,9 @@ class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types b
 
     def setup(self, state: State, ctx: Context) -> Sequence[Any]:
         return setup_events(state, ctx.rng)
+
+    def fork_reshuffle(self, state: State, ctx: Context) -> Sequence[Any]:
+        return fork_reshuffle_events(state, ctx.rng)
 
     # -- deciding ---------------------------------------------------------------------------
     def decide(self, state: State, seat: Seat, command: Any, ctx: Context) -> Sequence[Any]:

@@ -21,7 +21,7 @@ from .events import (
 )
 from .state import State, religion_of
 
-__all__ = ["setup_events"]
+__all__ = ["fork_reshuffle_events", "setup_events"]
 
 
 # -- set-up -----------------------------------------------------------------------------------
@@ -83,4 +83,19 @@ def setup_events(state: State, rng: Rng) -> list[Any]:
             top = tx.state.piles[f"pile:{color}"][:1]
             tx.emit(LuminariesMoved(seat, top, len(top), f"pile:{color}", "hand", "owner", "deal"))
     start_assign(tx)
+    return tx.events
+
+
+def fork_reshuffle_events(state: State, rng: Rng) -> list[Any]:
+    """A fork's fresh randomness: every lesser deck and every personal draw deck shuffled
+    again (their order is secret even from the owners). The face-up rows, hands, discards,
+    a Reorganize's peeked cards and the unseen favorites in the box stay."""
+    tx = Tx(state, rng)
+    for pile, cards in sorted(state.piles.items()):
+        if len(cards) > 1:
+            tx.emit(PileShuffled(pile, rng.shuffled(cards), len(cards)))
+    for seat, p in enumerate(state.players):
+        if len(p.deck) > 1:
+            order = rng.shuffled(p.deck)
+            tx.emit(LuminariesMoved(seat, order, len(order), "deck", "deck", "server", "shuffled"))
     return tx.events
