@@ -447,12 +447,14 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             await redis.ready()
             if not args.no_peers:
                 result["peers"] = await measure(args, say, redis)
-            result["rebuild"] = await rebuild_rates(redis.url, args.rebuild_reps)
+            if not args.only_peers:
+                result["rebuild"] = await rebuild_rates(redis.url, args.rebuild_reps)
         finally:
             redis.stop()
-    idle = await idle_memory(f"bench-idle-{uuid.uuid4().hex[:8]}", args.idle)
-    result["idle_conn_kb"] = round(idle["kb_per_conn"], 1)
-    result["idle_base_mb"] = round(idle["base_mb"], 1)
+    if not args.only_peers:
+        idle = await idle_memory(f"bench-idle-{uuid.uuid4().hex[:8]}", args.idle)
+        result["idle_conn_kb"] = round(idle["kb_per_conn"], 1)
+        result["idle_base_mb"] = round(idle["base_mb"], 1)
     result["wall_s"] = round(time.perf_counter() - started, 1)
     result["load_avg_1m_end"] = round(os.getloadavg()[0], 2)
     report(result)
@@ -495,18 +497,33 @@ def report(result: dict[str, Any]) -> None:
                     + [(n, f"{r['p50_ms']:.2f}", f"{r['p99_ms']:.2f}") for n, r in spect.items()]
                 )
             )
-        say("")
-        for line in targets(result):
-            say(line)
+        if not args_partial(peers):
+            say("")
+            for line in targets(result):
+                say(line)
     say("")
-    for label, r in result["rebuild"].items():
+    for label, r in result.get("rebuild", {}).items():
         say(
             f"rebuild {label} ({r['events']} events): {r['snapshot_events_per_s']:,.0f} events/s "
             f"with its snapshot, {r['cold_events_per_s']:,.0f} cold; orjson alone "
             f"{r['orjson_events_per_s']:,.0f}/s (CPU-time rates: "
             f"{r['snapshot_cpu_events_per_s']:,.0f} / {r['cold_cpu_events_per_s']:,.0f})"
         )
-    say(f"idle: {result['idle_conn_kb']} KB per idle connection (base {result['idle_base_mb']} MB)")
+    if "idle_conn_kb" in result:
+        say(
+            f"idle: {result['idle_conn_kb']} KB per idle connection "
+            f"(base {result['idle_base_mb']} MB)"
+        )
+
+
+def args_partial(peers: dict[str, Any]) -> bool:
+    """Whether a --scenarios/--targets run left out what the targets compare."""
+    need = {
+        "swap-100": {"cloister", "cloister-2w", "boardgame.io", "colyseus"},
+        "illumination-100": {"cloister", "cloister-2w"},
+        "spectators": {"cloister", "boardgame.io"},
+    }
+    return any(not names <= set(peers.get(s, {})) for s, names in need.items())
 
 
 def targets(result: dict[str, Any]) -> list[str]:
@@ -571,6 +588,20 @@ def main() -> None:
     p.add_argument("--rebuild-reps", type=int, default=5)
     p.add_argument("--idle", type=int, default=500, help="idle connections for memory")
     p.add_argument("--no-peers", action="store_true", help="skip the peer comparison")
+    p.add_argument(
+        "--scenarios",
+        default=None,
+        help="peer scenarios to run, comma-separated (swap-100, swap-1, illumination-100, "
+        "illumination-1, spectators); default all; the report's targets need all",
+    )
+    p.add_argument(
+        "--targets",
+        default=None,
+        help="servers to run, comma-separated (cloister, cloister-2w, boardgame.io, colyseus)",
+    )
+    p.add_argument(
+        "--only-peers", action="store_true", help="skip rebuild and idle memory (with --scenarios)"
+    )
     p.add_argument("--peers-dir", default=None, help="where npm installs the peers")
     p.add_argument("--floor", action="store_true", help="run the older floor comparison")
     p.add_argument("--games", type=int, default=32, help="--floor: concurrent games")

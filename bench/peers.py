@@ -280,7 +280,10 @@ async def start_targets(
         "health": f"http://127.0.0.1:{port}/matchmake/",
     }
     await asyncio.gather(*(wait_http(t["health"], t["proc"]) for t in targets.values()))
-    say("servers up: " + ", ".join(f"{n} ({t['url']})" for n, t in targets.items()))
+    say(
+        "servers up: "
+        + ", ".join(f"{n} ({t['url']}, pid {t['proc'].proc.pid})" for n, t in targets.items())
+    )
     return targets
 
 
@@ -298,17 +301,27 @@ async def measure(args: Any, say: Callable[[str], None], redis: BenchRedis) -> d
     prefix = f"bench-{os.getpid()}"
     targets = await start_targets(folder, redis, prefix, say)
     runs: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    only = set(args.scenarios.split(",")) if args.scenarios else None
+    wanted = set(args.targets.split(",")) if args.targets else None
     try:
         for rnd in range(args.reps):
-            for s_i, (scenario, names, game, matches) in enumerate(SCENARIOS):
+            for s_i, (scenario, all_names, game, matches) in enumerate(SCENARIOS):
+                if only is not None and scenario not in only:
+                    continue
+                names = [n for n in all_names if wanted is None or n in wanted]
+                if not names:
+                    continue
                 # Rotate the order each round, so no target always runs first (warm caches,
                 # a noisy neighbour at the start of a round).
                 k = (rnd + s_i) % len(names)
                 for name in names[k:] + names[:k]:
                     t = targets[name]
                     per_lane = args.per_lane_1 if matches == 1 else args.per_lane_100
-                    if game == "illumination":
-                        per_lane = max(2, per_lane // 4) if matches == 1 else 1
+                    if game == "illumination" and matches == 1:
+                        per_lane = max(2, per_lane // 4)
+                    # At 100 matches a lane needs matches in reserve too: random play ends
+                    # some Illumination duels in a few dozen moves, and the first lane that
+                    # runs dry closes the window for all.
                     out = await run_load(
                         folder,
                         ["play", t["kind"], t["url"], str(matches), str(per_lane),
@@ -319,6 +332,10 @@ async def measure(args: Any, say: Callable[[str], None], redis: BenchRedis) -> d
                     runs.setdefault(scenario, {}).setdefault(name, []).append(out)
                     say(f"round {rnd + 1} {scenario:17} {name:13} {describe(out)}")
             for name in ("cloister", "boardgame.io", "colyseus"):
+                if (only is not None and "spectators" not in only) or (
+                    wanted is not None and name not in wanted
+                ):
+                    continue
                 t = targets[name]
                 out = await run_load(
                     folder,

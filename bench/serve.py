@@ -116,7 +116,11 @@ def cloister_app(prefix: str) -> Any:
 
 def worker_app() -> Any:
     """One worker of a multi-process benchmark server (the prefix comes by environment)."""
-    return cloister_app(os.environ["CLOISTER_BENCH_PREFIX"])
+    from server.run import tune_gc
+
+    app = cloister_app(os.environ["CLOISTER_BENCH_PREFIX"])
+    tune_gc()  # as ``cloister serve`` does
+    return app
 
 
 def main() -> None:
@@ -135,8 +139,12 @@ def main() -> None:
         )
         Multiprocess(config, sockets=[config.bind_socket()]).run()
         return
+    from server.run import tune_gc
+
     app = cloister_app(prefix) if kind == "cloister" else floor_app(prefix)
-    uvicorn.Server(uvicorn_config(app, port)).run()
+    config = uvicorn_config(app, port)
+    tune_gc()  # both servers as ``cloister serve`` runs them
+    uvicorn.Server(config).run()
 
 
 _SHARED = (
