@@ -98,3 +98,19 @@ async def test_after_an_undo_the_clocks_follow_the_restored_state() -> None:
     again.feed(rec.log, t.ms)
     assert again.acting() == table.acting()
     assert [again.deadline(s) for s in range(2)] == [table.deadline(s) for s in range(2)]
+
+
+async def test_only_clocked_moves_and_seat_changes_wake_the_clock_loop() -> None:
+    # A move of a game without a clock leaves the loop asleep until its tick (absence is
+    # measured in seconds); with a clock, a move moves the deadlines and wakes it.
+    for options, woken in (({"mode": "duel"}, False), ({"mode": "duel", "clock": "move:60"}, True)):
+        service, rec, _ = await _game("illumination", options)
+        keeper = ClockKeeper(service)
+        keeper._wake.clear()
+        (seat,) = rec.to_act()
+        legal = rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
+        await service.command(rec, seat, "c0", legal[0])
+        assert keeper._wake.is_set() is woken, options
+        started = [e for e in rec.log if e.type.endswith("GameStarted")]
+        keeper.on_entries(rec, started)  # a seat change or a start always wakes it
+        assert keeper._wake.is_set()
