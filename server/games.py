@@ -534,14 +534,23 @@ class GameService:
         return entries
 
     def _apply_one(
-        self, rec: GameRecord, version: int, type_: str, data: dict[str, Any], event: Any, uid: str
+        self,
+        rec: GameRecord,
+        version: int,
+        type_: str,
+        data: dict[str, Any],
+        event: Any,
+        uid: str,
+        fold: bool = True,
     ) -> LogEntry:
+        """Apply one entry; ``fold`` False: the caller sets the state the events lead to."""
         if type_ in (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN):
             _seat_event(rec, type_, data)
         elif type_ == GAME_STARTED:
             rec.state = rec.game.initial_state(rec.options)
         elif event is not None:
-            rec.state = rec.game.evolve(rec.state, event)
+            if fold:
+                rec.state = rec.game.evolve(rec.state, event)
         elif type_ == UNDONE:  # back to the state after ``to_version`` (server.undo)
             rec.state = fold_log(rec.game, rec.options, rec.log, data["to_version"])
         entry = LogEntry(version, type_, data, event)
@@ -568,6 +577,7 @@ class GameService:
         digest: str = "",
         expected_version: int | None = None,
         reply_id: str | None = None,
+        folded: list[tuple[Any, Any]] | None = None,
     ) -> tuple[int, bool]:
         """Decide on the cached state, append, apply; on conflict catch up and decide again.
 
@@ -575,7 +585,9 @@ class GameService:
         ``digest`` what the command was (``command_digest``): the same id with another
         digest is refused ``command_id_reused``. ``expected_version``: refuse ``stale``
         unless the game is at exactly that version when appended. ``reply_id``: the id the
-        listeners are told (the client's own, unscoped).
+        listeners are told (the client's own, unscoped). ``folded``: where ``decide`` puts
+        (the state it decided on, the state its events lead to), so that the events are not
+        folded a second time when they are applied.
 
         Returns (version, duplicate). ``decide`` returns (events as (type, data, event obj),
         meta fields) or raises DomainError / ServiceError. The per-record lock serialises
@@ -626,10 +638,15 @@ class GameService:
                     raise _reused(command_id)
                 if result.status == "ok":
                     base = rec.version
+                    # The state decide already folded, if it folded this very state (the
+                    # lock held since, and decide runs once per attempt: the last entry).
+                    after = folded[-1][1] if folded and folded[-1][0] is rec.state else None
                     entries = [
-                        self._apply_one(rec, base + i, t, d, e, n.uuid)
+                        self._apply_one(rec, base + i, t, d, e, n.uuid, after is None)
                         for i, ((t, d, e), n) in enumerate(zip(events, new, strict=True), 1)
                     ]
+                    if after is not None:
+                        rec.state = after
                     rec.commands[command_id] = result.version
                     if digest:
                         rec.digests[command_id] = digest
@@ -897,6 +914,7 @@ class GameService:
         ``command_id`` is the seat's own (scoped by the seat); ``expected_version``, if
         given, makes it apply only to the game at exactly that version (else ``stale``)."""
         command = rec.codec.decode_command(raw)  # InvalidCommand / UnknownCommand
+        folded: list[tuple[Any, Any]] = []
 
         def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
             if r.state is None:
@@ -920,7 +938,9 @@ class GameService:
             }
             out: list[tuple[str, dict[str, Any], Any]] = [(COMMAND_ACCEPTED, accepted, None)]
             out.extend((type(e).__name__, r.codec.encode_event(e), e) for e in events)
-            if r.game.is_terminal(fold(r.game, r.state, events)):
+            after = fold(r.game, r.state, events)
+            folded.append((r.state, after))
+            if r.game.is_terminal(after):
                 out.append((SEED_REVEALED, {"seed": r.seed, "at": at}, None))
             return out, {}
 
@@ -933,6 +953,7 @@ class GameService:
                 digest=command_digest("command", raw),
                 expected_version=expected_version,
                 reply_id=command_id,
+                folded=folded,
             )
         except (DomainError, ServiceError):
             self.stats["rejected"] += 1
