@@ -42,13 +42,17 @@ class DeltaError(ValueError):
 def diff(old: Any, new: Any) -> Delta:
     """The operations that turn ``old`` into ``new`` (``[]`` when they are equal)."""
     ops: Delta = []
-    if old != new:
+    if type(old) is dict and type(new) is dict:
+        # The walk compares each key's values itself: comparing the whole views first
+        # would compare every changed part twice (views differ after nearly every move).
+        _diff(old, new, [], ops)
+    elif old != new:
         _diff(old, new, [], ops)
     return ops
 
 
 def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
-    # Called only when old != new.
+    # Called only when old != new, or with two dicts (which add no operation when equal).
     if type(old) is dict and type(new) is dict:
         for key, value in new.items():
             if key in old:
