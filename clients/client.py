@@ -64,6 +64,7 @@ from protocol import (
     Retake,
     SendCommand,
     ServerMessage,
+    Undo,
     Update,
     Welcome,
     WireEvent,
@@ -82,6 +83,7 @@ __all__ = [
     "ServerRefused",
     "ServerUnreachable",
     "SyncGameClient",
+    "UndoRefused",
     "ws_url",
 ]
 
@@ -100,6 +102,16 @@ MAX_WS_BYTES = 1 << 20
 
 class CloisterError(Exception):
     """Root of the client's errors."""
+
+
+class UndoRefused(CloisterError):
+    """The server refused an ``undo`` on the socket (``code`` ``undo_not_allowed``,
+    ``spectator``, ``seat_handed``, ``bad_request``); ``message`` says why (the horizon)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
 
 
 class ApiError(CloisterError):
@@ -349,11 +361,15 @@ class Api:
         )
         return result
 
-    async def undo(self, game_id: str, token: str, to_version: int | None = None) -> dict[str, Any]:
+    async def undo(
+        self, game_id: str, token: str, to_version: int | None = None, steps: int | None = None
+    ) -> dict[str, Any]:
         """Take back the seat's last command, or back to ``to_version`` (one of
         ``undo_status``'s targets). Returns ``{"version", "to_version", "commands"}``;
         raises ApiError ``undo_not_allowed`` naming the horizon."""
-        body = {} if to_version is None else {"to_version": to_version}
+        body: dict[str, int] = {} if to_version is None else {"to_version": to_version}
+        if steps is not None:
+            body["steps"] = steps
         result: dict[str, Any] = await self._call(
             "POST", f"/api/games/{_q(game_id)}/undo", body=body, token=token
         )
@@ -463,7 +479,7 @@ class GameClient:
 
         self._ws: ClientConnection | None = None
         self._pending: dict[
-            str, tuple[SendCommand | Chat | Leave | Retake, asyncio.Future[Reply]]
+            str, tuple[SendCommand | Chat | Leave | Retake | Undo, asyncio.Future[Reply]]
         ] = {}
         self._listeners: list[Listener] = []
         self._queues: list[asyncio.Queue[ServerMessage | None]] = []
@@ -802,7 +818,10 @@ class GameClient:
         return await self._request(Retake(command_id=uuid.uuid4().hex), True, timeout)
 
     async def _request(
-        self, message: SendCommand | Chat | Leave | Retake, wait_update: bool, timeout: float | None
+        self,
+        message: SendCommand | Chat | Leave | Retake | Undo,
+        wait_update: bool,
+        timeout: float | None,
     ) -> Reply:
         cid = message.command_id
         fut: asyncio.Future[Reply] = asyncio.get_running_loop().create_future()
@@ -817,13 +836,32 @@ class GameClient:
             await self.wait_version(reply.version, timeout=timeout)
         return reply
 
-    async def undo(self, to_version: int | None = None) -> dict[str, Any]:
-        """Take back this seat's last command (or back to ``to_version``) over HTTP
-        (``Api.undo``); the update that restores the position follows on this socket."""
+    async def undo(
+        self,
+        to_version: int | None = None,
+        *,
+        steps: int | None = None,
+        timeout: float | None = 30.0,
+    ) -> dict[str, Any]:
+        """Take back this seat's last command, its last ``steps``, or all of them after
+        ``to_version``, with an ``undo`` on this socket; returns once the update that
+        restores the position has arrived, ``{"version", "to_version", "commands"}``.
+        Raises :class:`UndoRefused` (``undo_not_allowed`` names the horizon)."""
+        if self._closed:
+            raise ClientClosed("the client is closed")
         if self.token is None:
             raise CloisterError("a spectator has no move to take back")
-        async with Api(self.base_url) as api:
-            return await api.undo(self.game_id, self.token, to_version)
+        message = Undo(command_id=uuid.uuid4().hex, steps=steps, to_version=to_version)
+        reply = await self._request(message, True, timeout)
+        if isinstance(reply, Rejected):
+            raise UndoRefused(reply.code, reply.message)
+        done = next((e for e in self.events if e.version == reply.version), None)
+        data = done.data if done is not None and done.type == "cloister.Undone" else {}
+        return {
+            "version": reply.version,
+            "to_version": data.get("to_version"),
+            "commands": data.get("commands", steps or 1),
+        }
 
     async def undo_status(self) -> dict[str, Any]:
         """``Api.undo_status`` for this seat (spectators: never allowed)."""

@@ -29,6 +29,7 @@ from .messages import (
     Resync,
     Retake,
     SendCommand,
+    Undo,
     Update,
     Welcome,
 )
@@ -44,6 +45,7 @@ _REPLIES: dict[type, tuple[type, ...]] = {
     Chat: (Update, Accepted, Rejected),
     Leave: (Update, Accepted, Rejected),
     Retake: (Update, Accepted, Rejected),
+    Undo: (Update, Accepted, Rejected),
     Ping: (Pong,),
     Resync: (Update,),
 }
@@ -55,6 +57,7 @@ _SUMMARY: dict[type, str] = {
     Chat: "Table talk from a seated player, outside the rules",
     Leave: "Leave the table: the game's best bot plays on for your seat",
     Retake: "Take your seat back from the bot playing for it",
+    Undo: "Take back your own last commands, up to the information horizon",
     Ping: "Keep-alive; answered by pong",
     Resync: "Ask again for every event after a version (after a gap)",
     Welcome: "Who you are and the game as you may see it",

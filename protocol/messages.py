@@ -1,7 +1,7 @@
 """Every message on the wire, as frozen attrs classes.
 
 Each message is a JSON object whose ``type`` field names it. Client → server:
-``hello``, ``command``, ``chat``, ``leave``, ``retake``, ``ping``, ``resync``. Server →
+``hello``, ``command``, ``chat``, ``leave``, ``retake``, ``undo``, ``ping``, ``resync``. Server →
 client: ``welcome``, ``update``, ``accepted``, ``rejected``, ``game_over``, ``error``,
 ``pong``. See ``docs/protocol.md``.
 """
@@ -31,6 +31,7 @@ __all__ = [
     "Retake",
     "SendCommand",
     "ServerMessage",
+    "Undo",
     "Update",
     "Welcome",
     "WireEvent",
@@ -111,6 +112,21 @@ class Retake:
 
 
 @attrs.frozen
+class Undo:
+    """Take back your own last commands, up to the information horizon: the last one, the
+    last ``steps`` of them, or all of yours after ``to_version`` (one of ``GET …/undo``'s
+    ``targets``; give at most one of the two). A ``cloister.Undone`` event; replied to like
+    a command (``command_id``). Refused ``undo_not_allowed`` (naming the horizon) when it
+    would cross one, or you have no command to take back; ``spectator`` without a seat;
+    ``seat_handed`` while a bot plays for you."""
+
+    TYPE: ClassVar[str] = "undo"
+    command_id: str
+    steps: int | None = None
+    to_version: int | None = None
+
+
+@attrs.frozen
 class Ping:
     TYPE: ClassVar[str] = "ping"
     nonce: int = 0
@@ -124,8 +140,17 @@ class Resync:
     since: int
 
 
-ClientMessage = Hello | SendCommand | Chat | Leave | Retake | Ping | Resync
-CLIENT_MESSAGES: tuple[type, ...] = (Hello, SendCommand, Chat, Leave, Retake, Ping, Resync)
+ClientMessage = Hello | SendCommand | Chat | Leave | Retake | Undo | Ping | Resync
+CLIENT_MESSAGES: tuple[type, ...] = (
+    Hello,
+    SendCommand,
+    Chat,
+    Leave,
+    Retake,
+    Undo,
+    Ping,
+    Resync,
+)
 
 
 # -- server → client ------------------------------------------------------------------------

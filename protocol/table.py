@@ -37,6 +37,13 @@ class UndoRequest:
 
     CLOSED: ClassVar[bool] = True
     to_version: int | None = attrs.field(default=None, metadata=_VERSION)
+    steps: int | None = attrs.field(
+        default=None,
+        metadata=_doc(
+            "Take back your last `steps` commands (instead of `to_version`).",
+            {"schema": {"minimum": 1}},
+        ),
+    )
 
 
 @attrs.frozen
@@ -49,6 +56,9 @@ class UndoStatus:
         metadata=_doc("Versions it may undo to, newest first: the k-th takes back k commands.")
     )
     reason: str = attrs.field(metadata=_doc("Why it may go no further back, in words."))
+    steps: int = attrs.field(
+        default=0, metadata=_doc("How many of your commands you may take back now.")
+    )
 
 
 @attrs.frozen

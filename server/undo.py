@@ -170,9 +170,12 @@ def undo_options(game: Any, log: Sequence[Entry], seat: int, names: Names) -> Un
     return UndoOptions(tuple(targets), reason)
 
 
-def check_undo(rec: GameRecord, seat: int, names: Names, to_version: int | None) -> tuple[int, int]:
-    """The version to undo to and how many commands that takes back, or ServiceError
-    ``undo_not_allowed`` saying why (which horizon)."""
+def check_undo(
+    rec: GameRecord, seat: int, names: Names, to_version: int | None, steps: int | None = None
+) -> tuple[int, int]:
+    """The version to undo to and how many commands that takes back (the last one, the
+    last ``steps``, or back to ``to_version``), or ServiceError ``undo_not_allowed`` saying
+    why (which horizon)."""
     if rec.state is None:
         raise ServiceError("undo_not_allowed", "the game has not started: nothing to take back")
     if rec.terminal:
@@ -182,6 +185,20 @@ def check_undo(rec: GameRecord, seat: int, names: Names, to_version: int | None)
         raise ServiceError(
             "undo_not_allowed", f"you have no move to take back: {options.reason}", 409
         )
+    if steps is not None and to_version is not None:
+        raise ServiceError("bad_request", "give 'steps' or 'to_version', not both")
+    if steps is not None:
+        if steps < 1:
+            raise ServiceError("bad_request", f"'steps' must be 1 or more, not {steps}")
+        if steps > len(options.targets):
+            n = len(options.targets)
+            raise ServiceError(
+                "undo_not_allowed",
+                f"you can take back {n} move{'s' if n != 1 else ''} now, not {steps}: "
+                f"{options.reason}",
+                409,
+            )
+        return options.targets[steps - 1], steps
     if to_version is None:
         return options.targets[0], 1
     if to_version in options.targets:
@@ -212,15 +229,20 @@ async def undo(
     seat: int,
     to_version: int | None = None,
     command_id: str | None = None,
+    steps: int | None = None,
 ) -> tuple[int, bool]:
-    """Append ``cloister.Undone`` for ``seat`` (its last command, or back to
-    ``to_version``). Raises ServiceError ``undo_not_allowed``. Returns (version,
-    duplicate) as ``GameService.command`` does."""
+    """Append ``cloister.Undone`` for ``seat`` (its last command, its last ``steps``, or
+    back to ``to_version``). Raises ServiceError ``undo_not_allowed``. Returns (version,
+    duplicate) as ``GameService.command`` does. ``command_id``: a client's id (the
+    WebSocket ``undo``), scoped to the seat like its commands, so a resend is applied once."""
     from .hub import names_for  # the hub imports this module for the log's sentence
 
     def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
-        target, count = check_undo(r, seat, names_for(r, seat_viewer(seat)), to_version)
+        names = names_for(r, seat_viewer(seat))
+        target, count = check_undo(r, seat, names, to_version, steps)
         data = {"to_version": target, "seat": seat, "commands": count, "at": service.now()}
         return [(UNDONE, data, None)], {}
 
-    return await service._execute(rec, command_id or f"undo:{uuid.uuid4().hex}", decide)
+    if command_id is None:
+        return await service._execute(rec, f"undo:{uuid.uuid4().hex}", decide)
+    return await service.append_platform(rec, command_id, decide, seat, "undo")

@@ -68,7 +68,13 @@ async def undo_status(request: Request) -> Response:
         opts = undo_options(rec.game, rec.log, seat, names_for(rec, seat_viewer(seat)))
         targets, why = list(opts.targets), opts.reason
     return ORJSONResponse(
-        {"version": rec.version, "allowed": bool(targets), "targets": targets, "reason": why}
+        {
+            "version": rec.version,
+            "allowed": bool(targets),
+            "targets": targets,
+            "reason": why,
+            "steps": len(targets),
+        }
     )
 
 
@@ -85,7 +91,7 @@ async def undo_route(request: Request) -> Response:
     rec = await _game(request)
     seat = await _seat(request)
     body = await _decode(request, UndoRequest)
-    version, _ = await undo(_service(request), rec, seat, body.to_version)
+    version, _ = await undo(_service(request), rec, seat, body.to_version, steps=body.steps)
     data = rec.log[version - 1].data
     return ORJSONResponse(
         {"version": version, "to_version": data["to_version"], "commands": data["commands"]}

@@ -37,6 +37,7 @@ from protocol import (
     Resync,
     Retake,
     SendCommand,
+    Undo,
     decode_client,
     encode,
 )
@@ -44,6 +45,7 @@ from protocol import (
 from .errors import STORE_ERRORS, UNAVAILABLE, ServiceError
 from .games import GameService
 from .hub import ORIGIN, Connection, Hub, Writer
+from .undo import undo
 
 __all__ = ["MAX_UNSENT_BYTES", "RawSend", "direct_writer", "game_socket"]
 
@@ -311,6 +313,25 @@ async def game_socket(ws: WebSocket) -> None:
                         continue
                     act = keeper.leave if isinstance(message, Leave) else keeper.retake
                     await _submit(conn, cid, partial(act, rec, seat, cid))
+                case Undo(command_id=cid, steps=steps, to_version=to_version):
+                    if seat is None:
+                        conn.push(encode(Rejected(cid, "spectator", "spectators have no moves")))
+                        continue
+                    held = rec.seats[seat]
+                    if held is not None and held.stand_in is not None:
+                        conn.push(
+                            encode(
+                                Rejected(
+                                    cid,
+                                    "seat_handed",
+                                    "a bot is playing for you: send retake before you undo",
+                                )
+                            )
+                        )
+                        continue
+                    await _submit(
+                        conn, cid, partial(undo, service, rec, seat, to_version, cid, steps)
+                    )
                 case Chat(command_id=cid, text=text):
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot chat")))

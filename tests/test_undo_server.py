@@ -262,3 +262,63 @@ async def _true_state(key_prefix: str, game_id: str) -> Any:
         return (await GameService(store, REGISTRY).load(game_id)).state
     finally:
         await store.close()
+
+
+async def test_undo_over_the_websocket_several_steps_and_its_refusals(base: str) -> None:
+    """``undo`` on the game socket: ``steps`` takes back several of my commands at once,
+    never past another seat's; refusals are ``rejected`` with a stable code."""
+    async with http(base) as client:
+        game_id, tokens = await new_game(client, "high-card", {"players": 2})
+        players = [Player(base, game_id, t) for t in tokens]
+        spectator = Player(base, game_id)
+        for p in [*players, spectator]:
+            await p.connect()
+        first = next(p for p in players if p.legal)
+        second = next(p for p in players if p is not first)
+        assert (await first.command({"type": "Pass"}))["type"] == "accepted"
+        await second.wait_version(first.version)
+        assert (await second.command({"type": "Pass"}))["type"] == "accepted"
+        await first.wait_version(second.version)
+        # the play phase: a secret choice may be changed, so two commands in a row
+        before = (await client.get(f"/api/games/{game_id}/view?version={first.version}")).json()
+        before_legal = first.legal
+        hand = [c["card"] for c in first.legal if c["type"] == "PlayCard"]
+        for card in hand:
+            assert (await first.command({"type": "PlayCard", "card": card}))["type"] == "accepted"
+        me = {"Authorization": f"Bearer {first.token}"}
+        status = (await client.get(f"/api/games/{game_id}/undo", headers=me)).json()
+        assert status["steps"] == 2 and status["targets"][1] == before["version"]
+
+        def undo(cid: str, **body: Any) -> dict[str, Any]:
+            return {"type": "undo", "command_id": cid, **body}
+
+        refused = await first.request(undo("u1", steps=3))
+        assert refused["type"] == "rejected" and refused["code"] == "undo_not_allowed"
+        assert "2 moves" in refused["message"] and "another seat" in refused["message"]
+        for bad in (undo("u2", steps=0), undo("u3", steps=1, to_version=1)):
+            reply = await first.request(bad)
+            assert reply["type"] == "rejected" and reply["code"] == "bad_request", reply
+        watcher = await spectator.request(undo("u4"))
+        assert watcher["type"] == "rejected" and watcher["code"] == "spectator"
+        assert (await second.request(undo("u5")))["code"] == "undo_not_allowed"  # not theirs
+
+        done = await first.request(undo("u6", steps=2))
+        assert done["type"] == "accepted"
+        again = await first.request(undo("u6", steps=2))  # a resend is applied once
+        assert again["version"] == done["version"]
+        for p in [*players, spectator]:
+            await p.wait_version(done["version"])
+        log = (await client.get(f"/api/games/{game_id}/events")).json()["events"]
+        undone = log[done["version"] - 1]
+        assert undone["type"] == UNDONE and undone["data"]["commands"] == 2
+        assert undone["data"]["to_version"] == before["version"]
+        assert "takes back their last 2 moves" in undone["text"]
+        after = (await client.get(f"/api/games/{game_id}/view", headers=me)).json()
+        mine = (
+            await client.get(f"/api/games/{game_id}/view?version={before['version']}", headers=me)
+        ).json()
+        assert after["view"] == mine["view"] and after["legal"] == before_legal
+        status = (await client.get(f"/api/games/{game_id}/undo", headers=me)).json()
+        assert status["steps"] == 0 and not status["allowed"]
+        for p in [*players, spectator]:
+            await p.close()

@@ -32,7 +32,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from protocol import Rejected, ServerMessage
 
-from ..client import ApiError
+from ..client import ApiError, UndoRefused
 from .clocks import clock_line
 from .frame import Frame, log_lines
 from .games import GameUI, ui_for
@@ -49,7 +49,8 @@ KEYS_PLAY = (
     "? on an empty line, or F1: this help.     F2: the list of legal moves.",
     "say TEXT: talk to the table (outside the rules, never binding).",
     "leave: a bot plays on for you; retake: take your seat back (also after a timeout).",
-    "Ctrl+Z (or typing undo): take back your last move, up to the information horizon.",
+    "Ctrl+Z (or typing undo): take back your last move, up to the information horizon; "
+    "again for the one before; 'undo N' takes back your last N moves.",
     "PageUp/PageDown: scroll the log.  Ctrl+Up/Ctrl+Down: scroll the board.",
     "Ctrl+Q (or typing quit): leave; the game goes on, `cloister play` comes back.",
 )
@@ -280,8 +281,12 @@ class CloisterApp(App[int]):
         if lowered.startswith("say "):
             self.say(text[4:].strip())
             return
-        if lowered == "undo" and self.mode == "play":
-            self.undo()
+        if (lowered == "undo" or lowered.startswith("undo ")) and self.mode == "play":
+            count = lowered[4:].strip()
+            if count and not count.isdigit():
+                self.message("Type 'undo' or 'undo N' (how many of your moves).", "red")
+                return
+            self.undo(int(count) if count else None)
             return
         if lowered in ("leave", "retake") and self.mode == "play":
             self.seat_request(lowered)
@@ -359,23 +364,30 @@ class CloisterApp(App[int]):
         self.undo()
 
     @work(exclusive=True, group="send")
-    async def undo(self) -> None:
-        """Take back my last move (``GameClient.undo``); the server says why not when it
-        may not (which event was the information horizon)."""
+    async def undo(self, steps: int | None = None) -> None:
+        """Take back my last move, or my last ``steps`` (``GameClient.undo``, on the
+        socket); the server says why not when it may not (which event was the information
+        horizon). Then say how many more may still be taken back."""
         if not isinstance(self.source, LiveSource):
             return
+        client = self.source.client
         try:
-            done = await self.source.client.undo()
-        except ApiError as exc:
+            done = await client.undo(steps=steps)
+        except (ApiError, UndoRefused) as exc:
             self.message(f"Cannot undo: {exc.message}", "red")
             return
         except Exception as exc:
             self.message(f"Not sent: {exc}", "red")
             return
-        n = int(done.get("commands", 1))
-        self.message(
-            f"Taken back: your last {n} moves." if n > 1 else "Taken back: your last move.", "green"
-        )
+        n = int(done.get("commands") or 1)
+        said = f"Taken back: your last {n} moves." if n > 1 else "Taken back: your last move."
+        try:
+            more = int((await client.undo_status()).get("steps", 0))
+        except Exception:  # the undo is done; how far one may go on is only a hint
+            more = 0
+        if more:
+            said += f" You may take back {more} more (Ctrl+Z, or 'undo N')."
+        self.message(said, "green")
 
     @work(group="seat")
     async def seat_request(self, what: str) -> None:

@@ -32,7 +32,7 @@ export class Undo {
     this.gameId = gameId;
     this.token = token;
     this.rerender = rerender;
-    /** @type {{version: number, allowed: boolean, targets: number[], reason: string}|null} */
+    /** @type {{version: number, allowed: boolean, targets: number[], reason: string, steps?: number}|null} */
     this.status = null;
     this.asked = /** @type {number|null} */ (null);
     this.busy = false;
@@ -82,11 +82,14 @@ export class Undo {
 /** The Undo button of the actions toolbar. @param {Undo} u @param {number|null} seat */
 export function undoButton(u, seat) {
   if (seat === null || !u.token()) return nothing;
+  // How far back this seat may go now (GET …/undo's `steps`); each click takes back one.
+  const steps = u.status?.allowed ? (u.status.steps ?? u.status.targets.length) : 0;
+  const far = steps > 1 ? `; you may take back ${steps} moves, one click each` : "";
   const why = u.status?.allowed
-    ? "Take back your last move (nobody has seen anything new since)"
+    ? `Take back your last move (nobody has seen anything new since)${far}`
     : u.status?.reason ? `Nothing to undo: ${u.status.reason}` : "Nothing to undo";
   return html`<button type="button" class="small secondary undo-button" id="undo-button" ?disabled=${!u.allowed}
-      title=${why} aria-label=${u.status?.allowed ? "Undo your last move" : why} @click=${() => u.run()}>↶ Undo</button>`;
+      title=${why} aria-label=${u.status?.allowed ? `Undo your last move${far}` : why} @click=${() => u.run()}>↶ Undo${steps > 1 ? html` <span class="undo-steps">(${steps})</span>` : nothing}</button>`;
 }
 
 /**

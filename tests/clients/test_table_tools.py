@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from clients.client import Api, ApiError, GameClient
+from protocol import Accepted
 
 from .test_tui import assert_fits, live_app, press, until
 
@@ -59,6 +60,36 @@ async def test_tui_undo_key(live_server: Any) -> None:
         await assert_fits(pilot, "Taken back: your last move")
         await until(pilot, lambda: client.my_turn)
         await press(pilot, "ctrl+q")
+
+
+async def test_tui_undoes_two_moves(live_server: Any) -> None:
+    """Two of my commands in a row (a secret choice changed), taken back one Ctrl+Z at a
+    time over the socket; the screen says how many more may go."""
+    async with Api(live_server.url) as api:
+        gid, tokens, me = await _table(api)
+        other_client = GameClient(live_server.url, gid, tokens[1 - me])
+        live = live_app(live_server.url, gid, tokens[me], "play")
+        async with other_client as other, live as (_app, pilot, client):
+            await client.send({"type": "Pass"})
+            await other.wait_version(client.version)
+            await other.send({"type": "Pass"})
+            await client.wait_version(other.version)
+            start = client.version
+            for c in [c for c in client.legal if c["type"] == "PlayCard"]:
+                assert isinstance(await client.send(c), Accepted)
+            assert client.version == start + 4  # two choices, each with its record
+            await press(pilot, "ctrl+z")
+            await assert_fits(pilot, "Taken back: your last move. You may take back 1")
+            await until(pilot, lambda: client.version == start + 5)
+            await press(pilot, "ctrl+z")
+            await until(pilot, lambda: client.version == start + 6)
+            await assert_fits(pilot, "Taken back: your last move.")
+            await press(pilot, "ctrl+q")
+        log = (await api.events(gid))["events"]
+        undos = [e for e in log if e["type"] == "cloister.Undone"]
+        assert [u["data"]["to_version"] for u in undos] == [start + 2, start]
+        after = await api.view_at(gid, token=tokens[me])
+        assert after["view"] == (await api.view_at(gid, start, tokens[me]))["view"]
 
 
 def test_the_terminal_log_marks_moves_taken_back() -> None:
