@@ -63,7 +63,14 @@ KEYS_REPLAY = (
     "Left/Right: one version back/forward.  PageUp/PageDown: ten versions.",
     "Home/End: the start/the end of the game.  [ / ]: the previous/next line of the log.",
     "Up/Down: scroll the board.  ? or F1: this help.  q or Ctrl+Q: leave.",
+    "Once the game is over: v verifies it (re-decided from its revealed seed, as `cloister",
+    "verify` does); f forks it here: a new game from the version shown, what is hidden dealt",
+    "anew, you in a seat and bots in the others.",
 )
+
+
+FORK_NAME = "Player"
+"""The name a fork made from the terminal seats me under."""
 
 
 class CloisterApp(App[int]):
@@ -93,6 +100,8 @@ class CloisterApp(App[int]):
         Binding("down", "scroll_key(1)", show=False, priority=True),
         Binding("ctrl+up", "board_scroll(-3)", show=False, priority=True),
         Binding("ctrl+down", "board_scroll(3)", show=False, priority=True),
+        Binding("v", "verify", "verify", priority=True),
+        Binding("f", "fork", "fork here", priority=True),
         Binding("q", "quit_key", "quit", priority=True),
         Binding("ctrl+q", "quit", "quit", priority=True),
     ]
@@ -109,6 +118,8 @@ class CloisterApp(App[int]):
             "page",
             "board_scroll",
             "scroll_key",
+            "verify",
+            "fork",
             "quit",
             "quit_key",
         },
@@ -125,6 +136,8 @@ class CloisterApp(App[int]):
         self._redraw_pending = False
         self._unsubscribe: Any = None
         self._target = 0
+        self.forked: dict[str, Any] | None = None
+        """The summary of the game this replay was forked into (``f``)."""
         """Replay: the version the keys asked for (shown once its view is fetched)."""
 
     # -- layout ---------------------------------------------------------------------------------
@@ -467,6 +480,86 @@ class CloisterApp(App[int]):
 
     def action_scroll_key(self, lines: int) -> None:
         self.action_board_scroll(lines)
+
+    # -- verify and fork (replay of a finished game) --------------------------------------------
+    def _finished_replay(self, what: str) -> ReplaySource | None:
+        source = self.source
+        if not isinstance(source, ReplaySource):
+            return None
+        if source.summary.get("status") != "finished":
+            self.message(f"Only a finished game can be {what}.", "yellow")
+            return None
+        return source
+
+    def action_verify(self) -> None:
+        if self._finished_replay("verified") is not None:
+            self.verify()
+
+    @work(exclusive=True, group="tools")
+    async def verify(self) -> None:
+        """The server's re-decision of the game from its revealed seed (``Api.verify``,
+        the check ``cloister verify`` makes of an export)."""
+        source = self._finished_replay("verified")
+        if source is None:
+            return
+        self.message("Verifying: every event re-decided from the revealed seed …", "dim")
+        try:
+            verdict = await source.api.verify(source.game_id)
+        except Exception as exc:
+            self.message(f"Not verified: {getattr(exc, 'message', exc)}", "red")
+            return
+        if verdict.get("verified"):
+            self.message(f"Verified: {verdict.get('message', '')}".strip(), "green")
+        else:
+            self.message(f"NOT verified: {verdict.get('message', '')}", "red")
+
+    def action_fork(self) -> None:
+        source = self._finished_replay("forked")
+        if source is None:
+            return
+        version = self._target
+        question = (
+            f"Fork here, at version {version}: a new game from this position, with what is "
+            "hidden dealt anew. Take a seat in it (bots play the others)?"
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.fork(version)
+
+        self.push_screen(ConfirmScreen(question), answered)
+
+    @work(exclusive=True, group="tools")
+    async def fork(self, version: int) -> None:
+        """Create the fork (``Api.fork``) with me in a seat, and keep its token as
+        ``cloister join`` does, so that ``cloister play <game>`` takes it."""
+        from ..cli import TokenStore  # the command line imports this package
+
+        source = self._finished_replay("forked")
+        if source is None:
+            return
+        bots: list[dict[str, Any]] = [{} for _ in range(max(0, len(source.seats) - 1))]
+        try:
+            new = await source.api.fork(source.game_id, version, FORK_NAME, bots=bots)
+        except ApiError as exc:
+            self.message(f"Not forked: {exc.message}", "red")
+            return
+        except Exception as exc:
+            self.message(f"Not forked: {exc}", "red")
+            return
+        you = new.get("you") or {}
+        gid = str(new["id"])
+        if you.get("token"):
+            with contextlib.suppress(OSError):  # the game exists; the token is shown anyway
+                TokenStore().save(
+                    source.api.base_url, gid, int(you["seat"]), str(you["token"]), FORK_NAME
+                )
+        self.forked = new
+        self.message(
+            f"Forked: game {gid}, you in seat {int(you.get('seat', 0)) + 1}. "
+            f"Play it: cloister play {gid}",
+            "green",
+        )
 
     def action_quit_key(self) -> None:
         self.exit(0)

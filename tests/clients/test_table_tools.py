@@ -107,3 +107,52 @@ def test_the_terminal_log_marks_moves_taken_back() -> None:
         (7, "Ann takes back it"),
         (8, "Ann passes"),
     ]
+
+
+async def test_tui_replay_verifies_and_forks_a_finished_game(
+    live_server: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a finished game's replay, v shows the server's verify verdict and f (confirmed)
+    forks at the version shown, with me in a seat whose token is kept for `cloister play`."""
+    from clients.cli import TokenStore
+    from clients.tui.app import CloisterApp
+    from clients.tui.source import ReplaySource
+
+    from .test_tui import SIZE
+
+    monkeypatch.setenv("CLOISTER_CONFIG", str(tmp_path))
+    async with Api(live_server.url) as api:
+        game = await api.create_game("high-card", {"players": 2}, "tools-fork", bots=[{}, {}])
+        gid = game["id"]
+        await until_finished(api, gid)
+        source = ReplaySource(api, gid)
+        await source.start()
+        app = CloisterApp(source)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.frame is not None)
+            await press(pilot, "v")
+            await assert_fits(pilot, "Verified")
+            await press(pilot, *["right"] * 9)
+            await until(pilot, lambda: app.frame is not None and app.frame.version == 9)
+            await press(pilot, "f")
+            await assert_fits(pilot, "Fork here, at version 9")
+            await press(pilot, "y")
+            await until(pilot, lambda: app.forked is not None)
+            await assert_fits(pilot, "Forked: game", "cloister play")
+            await press(pilot, "q")
+        forked = app.forked
+        assert forked is not None and forked["forked_from"] == {"game": gid, "version": 9}
+        seat, token = TokenStore().find(live_server.url, forked["id"]) or (None, None)
+        assert seat == forked["you"]["seat"] and token == forked["you"]["token"]
+        view = await api.view_at(forked["id"], token=token)
+        assert view["audience"] == f"seat {seat}"
+
+
+async def until_finished(api: Api, gid: str) -> None:
+    import asyncio
+
+    for _ in range(200):
+        if (await api.game(gid))["status"] == "finished":
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bots did not finish")
