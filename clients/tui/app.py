@@ -508,10 +508,12 @@ class CloisterApp(App[int]):
         except Exception as exc:
             self.message(f"Not verified: {getattr(exc, 'message', exc)}", "red")
             return
+        # The server's sentence says it ("verified: all N events …" / the first mismatch).
+        said = str(verdict.get("message") or "")
         if verdict.get("verified"):
-            self.message(f"Verified: {verdict.get('message', '')}".strip(), "green")
+            self.message(said[:1].upper() + said[1:] if said else "Verified.", "green")
         else:
-            self.message(f"NOT verified: {verdict.get('message', '')}", "red")
+            self.message(f"NOT verified: {said}", "red")
 
     def action_fork(self) -> None:
         source = self._finished_replay("forked")
