@@ -322,12 +322,18 @@ async def measure(args: Any, say: Callable[[str], None], redis: BenchRedis) -> d
                     # At 100 matches a lane needs matches in reserve too: random play ends
                     # some Illumination duels in a few dozen moves, and the first lane that
                     # runs dry closes the window for all.
-                    out = await run_load(
-                        folder,
-                        ["play", t["kind"], t["url"], str(matches), str(per_lane),
-                         str(args.duration), str(args.warmup), game],
-                        [t["proc"], redis],
-                    )  # fmt: skip
+                    try:
+                        out = await run_load(
+                            folder,
+                            ["play", t["kind"], t["url"], str(matches), str(per_lane),
+                             str(args.duration), str(args.warmup), game],
+                            [t["proc"], redis],
+                        )  # fmt: skip
+                    except RuntimeError as exc:
+                        # One failed repetition (a load generator that died) costs that
+                        # round's figure, not the whole run: medians take the others.
+                        say(f"round {rnd + 1} {scenario:17} {name:13} FAILED: {exc}")
+                        continue
                     out["rss_mb"] = t["proc"].rss_kb() / 1024
                     runs.setdefault(scenario, {}).setdefault(name, []).append(out)
                     say(f"round {rnd + 1} {scenario:17} {name:13} {describe(out)}")
