@@ -578,6 +578,7 @@ class GameService:
         expected_version: int | None = None,
         reply_id: str | None = None,
         folded: list[tuple[Any, Any]] | None = None,
+        large: bool = False,
     ) -> tuple[int, bool]:
         """Decide on the cached state, append, apply; on conflict catch up and decide again.
 
@@ -587,7 +588,9 @@ class GameService:
         unless the game is at exactly that version when appended. ``reply_id``: the id the
         listeners are told (the client's own, unscoped). ``folded``: where ``decide`` puts
         (the state it decided on, the state its events lead to), so that the events are not
-        folded a second time when they are applied.
+        folded a second time when they are applied. ``large``: a new game's whole log (an
+        import), written by the store's ``append_large`` where it has one, in bounded
+        pieces that do not hold Redis up for everyone.
 
         Returns (version, duplicate). ``decide`` returns (events as (type, data, event obj),
         meta fields) or raises DomainError / ServiceError. The per-record lock serialises
@@ -618,7 +621,8 @@ class GameService:
                         raise
                     continue
                 new = [NewEvent(t, d, self._event_id()) for t, d, _ in events]
-                result = await self.store.append(
+                append = getattr(self.store, "append_large", None) if large else None
+                result = await (append or self.store.append)(
                     rec.id,
                     rec.version,
                     command_id,

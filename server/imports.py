@@ -3,6 +3,9 @@
 The log is re-decided by ``server.fairness.replay`` (the rules, from the revealed seed,
 command by command) in a worker thread, so a large import never stalls the event loop; only
 a log the rules would produce is stored, as a new game whose seed is the revealed one.
+It is stored in bounded pieces (``RedisStore.append_large``): a log near the size limit
+written as one script call held Redis up for every other game while it ran; the game
+becomes visible only once all of it is written.
 """
 
 from __future__ import annotations
@@ -54,5 +57,5 @@ async def import_log(service: GameService, events: list[dict[str, Any]]) -> Game
     rec = service._record(game_id, batch[0][1], replayed.seed)
     service.games[game_id] = rec
     seed = replayed.seed
-    await service._execute(rec, f"import:{game_id}", lambda r: (batch, {"seed": seed}))
+    await service._execute(rec, f"import:{game_id}", lambda r: (batch, {"seed": seed}), large=True)
     return rec

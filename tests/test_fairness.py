@@ -327,8 +327,8 @@ async def test_health_answers_while_a_large_import_is_re_decided(
     key_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A valid log padded with 12,000 table-talk lines (each checked character by character):
-    a second or more of re-deciding, during which the server keeps answering. (Not more
-    bytes: the one append that stores an import would hold up the shared Redis itself.)"""
+    a second or more of re-deciding, during which the server keeps answering. (Storing it
+    holds Redis up no longer than a piece of it: ``python -m bench.import_stall``.)"""
     import asyncio
     import time
 

