@@ -20,6 +20,7 @@ from domain.narration import Names
 from domain.randomness import Context
 from domain.registry import GameType
 from domain.viewers import Seat, Viewer
+from domain.views import PerViewer, per_viewer
 
 HAND = 5
 MOVES = 200
@@ -116,7 +117,10 @@ class SwapGame(GameBase[State, Swap, SwapEvent]):
             return []
         return [Swap(i) for i in range(HAND)]
 
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+    def full_view(self, state: State) -> PerViewer:
+        return per_viewer(lambda viewer: self._by_hand(state, viewer))
+
+    def _by_hand(self, state: State, viewer: Viewer) -> dict[str, Any]:
         return {
             "hands": [list(h) if viewer.sees_seat(s) else None for s, h in enumerate(state.hands)],
             "deck_count": len(state.deck),

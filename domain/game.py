@@ -10,9 +10,10 @@ A game is a Decider over frozen values:
   Mystic Monk's turn, end of game), or raises a :class:`~domain.errors.DomainError`;
 * ``evolve(state, event)`` applies one event. It never validates and never rolls dice, so
   folding a log again gives the identical state;
-* ``view(state, viewer)`` and ``redact(event, viewer)`` are the only places secrets are
-  hidden; ``redact`` is the kernel's (:mod:`domain.secrets`), driven by the secrets each
-  event type declares, and refuses an event type that declares none.
+* ``full_view(state)`` builds everything any audience may be shown, as view parts whose
+  secrets are declared (:mod:`domain.views`); ``view(state, viewer)`` and
+  ``redact(event, viewer)`` are the kernel's, driven by the declarations of the view and
+  event types, and refuse a type that declares none.
 
 Commands and events are ``attrs`` frozen classes. Their wire name is the class name, which is
 therefore stable: rename a class only with an upcaster (``upcast``).
@@ -28,8 +29,10 @@ import attrs
 from .errors import InvalidOptions
 from .narration import GlossaryEntry, Names, Standing
 from .randomness import Context
+from .secrets import UndeclaredSecrets
 from .secrets import redact as _redact
 from .viewers import Seat, Viewer
+from .views import render
 
 if TYPE_CHECKING:  # domain.bots imports this module; at run time GameType imports it late
     from .bots import Bot
@@ -123,6 +126,7 @@ class Game(Protocol[S, C, E]):
     def is_terminal(self, state: S) -> bool: ...
     def to_act(self, state: S) -> frozenset[Seat]: ...
     def legal_commands(self, state: S, seat: Seat) -> Sequence[C]: ...
+    def full_view(self, state: S) -> Any: ...
     def view(self, state: S, viewer: Viewer) -> Any: ...
     def redact(self, event: E, viewer: Viewer) -> E | None: ...
     def result(self, state: S) -> Result | None: ...
@@ -163,6 +167,20 @@ class GameBase(Generic[S, C, E]):
         the deck order, face-down tiles) that do not also appear in public information.
         """
         return frozenset()
+
+    def full_view(self, state: S) -> Any:
+        """Everything any audience may be shown at ``state``, secrets included, as view parts
+        (:mod:`domain.views`) whose secret fields say from whom; the kernel redacts it."""
+        raise UndeclaredSecrets(
+            f"{type(self).__name__} has no full_view: a game's view is made of view parts "
+            "(domain.views.view_part), redacted by the kernel"
+        )
+
+    def view(self, state: S, viewer: Viewer) -> Any:
+        """What ``viewer`` is sent at ``state`` (JSON-ready): the kernel's redaction of
+        ``full_view(state)`` (:func:`domain.views.render`); do not override. To serve several
+        audiences of one state, build the full view once and ``render`` it for each."""
+        return render(self.full_view(state), viewer)
 
     def redact(self, event: E, viewer: Viewer) -> E | None:
         """``event`` as ``viewer`` may see it, from the secrets its type declares

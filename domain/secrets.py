@@ -38,7 +38,8 @@ _DECLARED = "__cloister_secrets__"
 
 
 class UndeclaredSecrets(TypeError):
-    """An event type whose secrets were never declared (not made with :func:`event`)."""
+    """An event or view type whose secrets were never declared (not made with :func:`event`
+    or :func:`domain.views.view_part`), or a bare dict where a view was expected."""
 
 
 @attrs.frozen
@@ -51,6 +52,8 @@ class Secret:
     """A rule of the game instead: who may see it, given the event."""
     blank: Any = None
     blank_from: Callable[[Any], Any] | None = None
+    omit: bool = False
+    """Views only: those who may not see the field get no key at all (not a blank)."""
 
     def sees(self, event: Any, viewer: Viewer) -> bool:
         if viewer.omniscient:
@@ -76,11 +79,13 @@ def secret(
     visible: Callable[[Any, Viewer], bool] | None = None,
     blank: Any = None,
     blank_from: Callable[[Any], Any] | None = None,
+    omit: bool = False,
     default: Any = attrs.NOTHING,
 ) -> Any:
     """An ``attrs`` field holding a secret. With no ``owner``/``owners``/``visible`` it is
-    hidden from every player and spectator (a deck order)."""
-    spec = Secret((owner,) if owner else owners, visible, blank, blank_from)
+    hidden from every player and spectator (a deck order). ``omit`` (view parts only, see
+    :mod:`domain.views`): the others get no key instead of a blank."""
+    spec = Secret((owner,) if owner else owners, visible, blank, blank_from, omit)
     return attrs.field(default=default, metadata={SECRET: spec})
 
 
@@ -101,6 +106,8 @@ def event(cls: type[T] | None = None, /, *, private_to: str | tuple[str, ...] = 
             for f in attrs.fields(cast(Any, frozen))
             if SECRET in f.metadata
         )
+        if any(spec.omit for _, spec in secrets):
+            raise TypeError(f"{c.__qualname__}: omit= is for view parts, not events")
         owners = (private_to,) if isinstance(private_to, str) else tuple(private_to)
         setattr(frozen, _DECLARED, Declaration(secrets, owners))
         return frozen

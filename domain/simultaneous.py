@@ -18,8 +18,9 @@ import attrs
 
 from .secrets import event, secret
 from .viewers import Seat, Viewer
+from .views import ByAudience, view_part
 
-__all__ = ["Choice", "ChoiceCommitted", "ChoicesRevealed", "SecretChoices"]
+__all__ = ["Choice", "ChoiceCommitted", "ChoicesRevealed", "ChoicesView", "SecretChoices"]
 
 Choice = tuple[str, ...]
 
@@ -37,6 +38,17 @@ class ChoicesRevealed:
     """All choices, made public together, in seat order."""
 
     choices: tuple[tuple[Seat, Choice], ...]
+
+
+@view_part
+class ChoicesView:
+    """What is shown of the choices: who has committed, each seat its own choice, and all
+    of them to the review audience only."""
+
+    committed: list[Seat]
+    waiting_on: list[Seat]
+    mine: ByAudience[list[str] | None]
+    all: dict[str, list[str]] = secret(omit=True)
 
 
 @attrs.frozen
@@ -75,6 +87,17 @@ class SecretChoices:
 
     def revealed(self) -> ChoicesRevealed:
         return ChoicesRevealed(tuple(sorted(self.committed)))
+
+    def view(self) -> ChoicesView:
+        """The full view of the choices (the kernel shows each viewer its part)."""
+        mine = dict(self.committed)
+        seats = max(self.seats | mine.keys(), default=-1) + 1
+        return ChoicesView(
+            sorted(mine),
+            sorted(self.waiting_on),
+            ByAudience(tuple(list(mine[s]) if s in mine else None for s in range(seats)), None),
+            {str(s): list(c) for s, c in self.committed},
+        )
 
     def visible_to(self, viewer: Viewer) -> dict[str, object]:
         """What ``viewer`` may know: who has committed, and its own choice only."""

@@ -55,6 +55,7 @@ from .embedded import DataFolderLock, EmbeddedRedis
 from .errors import STORE_ERRORS, UNAVAILABLE, ServiceError
 from .games import GameRecord, GameService, SeatClaim
 from .hub import Hub, legal_for, wire_events
+from .hub import view_at as view_of
 from .limits import BodyLimit
 from .lobby import STATUSES, Lobby, lobby_for
 from .openapi import Operation, Query, openapi, operation
@@ -486,7 +487,7 @@ async def view_at(request: Request) -> Response:
         )
     viewer = _viewer(rec, seat)
     state = rec.state_at(version)
-    view = rec.codec.encode_view(rec.game.view(state, viewer)) if state is not None else None
+    view = rec.codec.encode_view(view_of(rec, state, viewer)) if state is not None else None
     to_act: list[int] = []
     if state is not None and not rec.game.is_terminal(state):
         to_act = sorted(rec.game.to_act(state))

@@ -33,6 +33,7 @@ import orjson
 
 from domain import REVIEW, SPECTATOR, Names, Viewer, seat_viewer
 from domain.secrets import UndeclaredSecrets
+from domain.views import Memo, render
 from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
 from protocol.legal import compact_legal
@@ -42,7 +43,7 @@ from .fork import fork_created
 from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
 from .undo import undo_text
 
-__all__ = ["Connection", "Hub", "Projection", "legal_for", "wire_events"]
+__all__ = ["Connection", "Hub", "Projection", "legal_for", "view_at", "wire_events"]
 
 log = logging.getLogger("cloister.hub")
 
@@ -201,16 +202,37 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
     return clock_text(rec, e, names)
 
 
-def current_view(rec: GameRecord, viewer: Viewer) -> Any:
-    """The game's view object (None before the start); encode with ``rec.codec.default``.
+def current_view(rec: GameRecord, viewer: Viewer, proj: Projection | None = None) -> Any:
+    """What ``viewer`` is sent of the game now (None before the start), JSON-ready.
 
-    Kept as the game returns it: ``diff`` compares it with ``==`` as is. Where Python and
-    JSON equality differ (a tuple against a list) that only makes a delta replace a value
-    that a client would have found equal, never miss a change.
+    The kernel redacts the game's full view (``domain.views``); with ``proj``, the full view
+    is built once per version and what every audience sees alike is converted once.
+    Kept as rendered: ``diff`` compares it with ``==`` as is.
     """
     if rec.state is None:
         return None
-    return rec.game.view(rec.state, viewer)
+    return view_at(rec, rec.state, viewer, proj)
+
+
+def view_at(rec: GameRecord, state: Any, viewer: Viewer, proj: Projection | None = None) -> Any:
+    """``viewer``'s view of ``state``; None (and an error logged) if the game's view is not
+    made of declared view parts: fail closed, as for events."""
+    try:
+        if proj is None:
+            return render(rec.game.full_view(state), viewer)
+        if proj.full is None:
+            proj.full = rec.game.full_view(state)
+        return render(proj.full, viewer, proj.memo)
+    except UndeclaredSecrets as exc:
+        log.error(
+            "view of %s (%s) not sent to %s: %s",
+            rec.id,
+            rec.gtype.name,
+            viewer,
+            exc,
+            extra={"game": rec.id, "game_type": rec.gtype.name, "audience": str(viewer)},
+        )
+        return None
 
 
 def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
@@ -231,12 +253,15 @@ class Projection:
     version: int
     views: dict[Viewer, Any] = attrs.field(factory=dict)
     legal: dict[int | None, list[dict[str, Any]]] = attrs.field(factory=dict)
+    full: Any = None
+    """The game's full view at this version, built once for all audiences."""
+    memo: Memo = attrs.field(factory=dict)
 
     def view(self, rec: GameRecord, viewer: Viewer) -> Any:
         try:
             return self.views[viewer]
         except KeyError:
-            view = self.views[viewer] = current_view(rec, viewer)
+            view = self.views[viewer] = current_view(rec, viewer, self)
             return view
 
     def legal_of(self, rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:

@@ -13,9 +13,11 @@ at every step:
   one and every command is rejected with ``game_over``;
 * determinism: ``setup`` and ``decide`` give equal events for an equal context;
 * replay: the events survive the codec and folding the log again gives the same state;
-* secrets: every event type declares its secrets (``domain.secrets``); no value
-  ``hidden_values`` names for a viewer appears in the events as redacted for it or their
-  narration (every step), or in its view (every fourth step and the last);
+* secrets: every event type declares its secrets (``domain.secrets``), and so does every
+  part of the full view (``domain.views``: a bare dict or an undeclared part is refused),
+  whose ``public()`` fields hold plain data; ``view`` is the kernel's redaction of the full
+  view; no value ``hidden_values`` names for a viewer appears in the events as redacted for
+  it or their narration (every step), or in its view (every fourth step and the last);
 * narration: every event a viewer receives has a line, unless its type is bookkeeping
   (``quiet_events``), which has none;
 * bots: every bot level of the type chooses only listed commands.
@@ -46,7 +48,8 @@ from domain import (
 )
 from domain.bots import bot_move
 from domain.errors import InvalidOptions
-from domain.secrets import declaration
+from domain.secrets import UndeclaredSecrets, declaration
+from domain.views import Memo, render
 from protocol import GameCodec
 
 FULL = os.environ.get("CLOISTER_CONTRACT_FULL") == "1"
@@ -263,11 +266,25 @@ class Playout:
         game, codec = self.game, self.codec
         table = tuple(game.table_labels(state, self.labels))
         quiet = tuple(game.quiet_events)
+        views = self.steps % VIEW_EVERY == 0 or game.is_terminal(state)
+        full, memo = (game.full_view(state) if views else None), Memo()
+        if views:
+            try:
+                render(full, REVIEW, memo, strict=True)  # the review audience's, too
+            except UndeclaredSecrets as exc:
+                raise AssertionError(f"the view: {exc}") from None
         for viewer in self.viewers:
             hidden = game.hidden_values(state, viewer)
             parts = []
-            if self.steps % VIEW_EVERY == 0 or game.is_terminal(state):
-                parts.append(orjson.dumps(game.view(state, viewer), default=codec.default))
+            if views:
+                try:
+                    view = render(full, viewer, memo, strict=True)
+                except UndeclaredSecrets as exc:
+                    raise AssertionError(f"the view of {viewer}: {exc}") from None
+                assert game.view(state, viewer) == view, (
+                    f"view() for {viewer} is not the kernel's redaction of full_view()"
+                )
+                parts.append(orjson.dumps(view))
             names = Names(table, (), viewer)
             for e in events:
                 red = game.redact(e, viewer)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import pytest
 
 from domain import GameType, default_registry
 from domain.highcard.game import HighCard, Pass, Passed, PlayCard
+from domain.views import public, view_part
 from tests.game_contract import Playout, cases, mode_id
 from tests.scale import playouts
 
@@ -64,6 +66,62 @@ class _Moody(HighCard):
         return [*events, Passed(seat)] if type(self).calls % 2 else events
 
 
+class _BareDictView(HighCard):
+    """A view built per viewer by hand, as before views were declared."""
+
+    def full_view(self, state: Any) -> Any:
+        return {"phase": state.phase, "hands": [list(h) for h in state.hands]}
+
+
+@attrs.frozen
+class _Hands:  # an attrs class, but not a declared view part
+    hands: tuple[tuple[str, ...], ...]
+
+
+@view_part
+class _WithUndeclaredPart:
+    phase: str
+    hands: _Hands
+
+
+class _UndeclaredPart(HighCard):
+    def full_view(self, state: Any) -> Any:
+        return _WithUndeclaredPart(state.phase, _Hands(state.hands))
+
+
+@view_part
+class _HandsDeclaredPublic:
+    phase: str
+    hands: list[list[str]] = public()
+
+
+class _PublicHands(HighCard):
+    """Declared, but the hands declared public: the leak test catches the mistake."""
+
+    def full_view(self, state: Any) -> Any:
+        return _HandsDeclaredPublic(state.phase, [list(h) for h in state.hands])
+
+
+@view_part
+class _NotPlain:
+    phase: str
+    hands: list[Any] = public()
+
+
+class _PartInPublicData(HighCard):
+    """A part hidden inside a field declared plain public data."""
+
+    def full_view(self, state: Any) -> Any:
+        return _NotPlain(state.phase, [_Hands(state.hands)])
+
+
+class _OwnView(HighCard):
+    """``view`` overridden by hand, bypassing the kernel's redaction."""
+
+    def view(self, state: Any, viewer: Any) -> Any:
+        return {**super().view(state, viewer), "hands": [list(h) for h in state.hands]}
+
+
 class _CheatingBot:
     name = "cheat"
 
@@ -80,8 +138,25 @@ class _CheatingBot:
         (GameType(_SilentPass()), "no narrator line"),
         (GameType(_Moody()), "not deterministic"),
         (GameType(HighCard(), bots={"cheat": _CheatingBot()}), "chose unlisted"),
+        (GameType(_BareDictView()), "a bare dict in a view declares no secrets"),
+        (GameType(_UndeclaredPart()), "_Hands in a view declares no secrets"),
+        (GameType(_PublicHands()), "may not see"),
+        (GameType(_PartInPublicData()), "declared public.. plain data but holds a _Hands"),
+        (GameType(_OwnView()), "not the kernel's redaction"),
     ],
-    ids=["leaky-redact", "lists-illegal", "hides-legal", "silent", "moody", "cheating-bot"],
+    ids=[
+        "leaky-redact",
+        "lists-illegal",
+        "hides-legal",
+        "silent",
+        "moody",
+        "cheating-bot",
+        "bare-dict-view",
+        "undeclared-view-part",
+        "hands-declared-public",
+        "part-in-public-data",
+        "own-view",
+    ],
 )
 def test_the_contract_catches_a_broken_game(gtype: GameType, complaint: str) -> None:
     with pytest.raises(AssertionError, match=complaint):

@@ -288,18 +288,18 @@ def test_the_browser_applies_the_same_deltas_and_expands_the_same_commands() -> 
 # -- the server -------------------------------------------------------------------------------
 @attrs.define
 class Counting:
-    """High Card with its view and legal_commands counted per (version, audience)."""
+    """High Card with its full view counted per version, legal_commands per seat."""
 
     inner: Any
-    views: list[tuple[Any, Any]] = attrs.field(factory=list)
+    views: list[Any] = attrs.field(factory=list)
     legals: list[tuple[Any, int]] = attrs.field(factory=list)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def view(self, state: Any, viewer: Any) -> Any:
-        self.views.append((state, viewer))
-        return self.inner.view(state, viewer)
+    def full_view(self, state: Any) -> Any:
+        self.views.append(state)
+        return self.inner.full_view(state)
 
     def legal_commands(self, state: Any, seat: int) -> Any:
         self.legals.append((state, seat))
@@ -375,7 +375,7 @@ async def test_updates_carry_deltas_and_legal_only_when_it_changes(
 
 
 @pytest.mark.redis
-async def test_views_and_legal_commands_are_computed_once_per_state_and_audience(
+async def test_views_and_legal_commands_are_computed_once_per_state(
     app_server: tuple[str, Any, Counting],
 ) -> None:
     base, _, counting = app_server
@@ -390,10 +390,8 @@ async def test_views_and_legal_commands_are_computed_once_per_state_and_audience
     reply = await players[0].command({"type": "Draw"})
     for p in [*players, *watchers]:
         await p.wait_version(reply["version"])
-    # three audiences (two seats, the spectators) -> three views for six connections
-    assert sorted(str(v) for _, v in counting.views) == sorted(
-        str(v) for v in (seat_viewer(0), seat_viewer(1), SPECTATOR)
-    )
+    # one full view for three audiences (two seats, the spectators) and six connections
+    assert len(counting.views) == 1
     assert [seat for _, seat in counting.legals] == [1]  # only the seat that can act
     # a newcomer and a resync reuse them
     more = Player(base, gid)
@@ -401,7 +399,7 @@ async def test_views_and_legal_commands_are_computed_once_per_state_and_audience
     await players[1].send({"type": "resync", "since": 0})
     full = await players[1].recv()
     assert full["type"] == "update" and full["view"] == players[1].view and "delta" not in full
-    assert len(counting.views) == 3 and len(counting.legals) == 1
+    assert len(counting.views) == 1 and len(counting.legals) == 1
     for p in [*players, *watchers, more]:
         await p.close()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..game import GameBase, GameType, Options, OptionSpec, Result
 from ..narration import GlossaryEntry, Names, ScoreLine, Standing
@@ -33,8 +33,9 @@ from .glossary import glossary as _glossary
 from .legal import legal_commands as _legal
 from .legal import to_act as _to_act
 from .state import Phase, State, winners
+from .view import HighCardView
+from .view import full_view as _full_view
 from .view import hidden_values as _hidden
-from .view import view as _view
 
 __all__ = [
     "DECK",
@@ -116,8 +117,8 @@ class HighCard(GameBase[State, Command, Event]):
             ),
         )
 
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return _view(state, viewer)
+    def full_view(self, state: State) -> HighCardView:
+        return _full_view(state)
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return _hidden(state, viewer)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..errors import InvalidOptions
 from ..game import GameBase, Options, OptionSpec, Result
@@ -23,8 +23,9 @@ from .legal import legal_commands as _legal
 from .scoring import breakdown as _breakdown
 from .state import Mode, Phase, Player, State
 from .turn import Turn
+from .view import IlluminationView
+from .view import full_view as _full_view
 from .view import hidden_values as _hidden
-from .view import view as _view
 
 __all__ = ["GAME", "Illumination"]
 
@@ -228,10 +229,8 @@ class Illumination(GameBase[State, Command, ev.Event]):
     def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
         return _legal(state, seat)
 
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        out = _view(state, viewer, sorted(self.to_act(state)))
-        out["prompt"] = _prompt(state, viewer)
-        return out
+    def full_view(self, state: State) -> IlluminationView:
+        return _full_view(state, sorted(self.to_act(state)), _prompt)
 
     def result(self, state: State) -> Result | None:
         if state.final is None:

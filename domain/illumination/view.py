@@ -1,19 +1,25 @@
-"""What each viewer sees (the hidden-information matrix, reference §4); events are redacted by
-the kernel (``domain.secrets``) from their declarations."""
+"""What each viewer sees (the hidden-information matrix, reference §4): the full view, its
+secrets declared on its parts (``domain.views``); the kernel redacts it per viewer, as it
+redacts events from their declarations (``domain.secrets``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from ..viewers import Viewer
+from ..secrets import secret
+from ..viewers import SPECTATOR, Viewer, seat_viewer
+from ..views import ByAudience, internal, public, view_part
 from .content import CONTENT
 from .scoring import breakdown
 from .state import Mode, PendingKind, Phase, State
 
-__all__ = ["hidden_values", "view"]
+__all__ = ["IlluminationView", "PlayerPanel", "full_view", "hidden_values"]
 
 TILES = CONTENT.tiles
 SIDE_KEYS = ("REV", "IRR")
+CRUSADE = 3
+"""The Crusade's place in ``scoring.breakdown``."""
 
 
 def _sees(state: State, viewer: Viewer, side: int) -> bool:
@@ -39,7 +45,29 @@ def tile_view(state: State, tile: str) -> dict[str, Any]:
     return {**_STATIC[tile], "faceup": tile not in state.facedown, "gold_leaf": list(gold)}
 
 
+_BOOKS: dict[int, tuple[Any, tuple[Any, ...], dict[str, Any]]] = {}
+"""Book views by the identity of the book (kept alive with it), with what else they were
+made from: a move changes one book at most, so the others are the very same dicts as at the
+last state (built once; and the hub's diff skips them by identity). Views are serialised,
+never mutated."""
+_BOOKS_MAX = 1024
+
+
 def _book_view(state: State, pos: int) -> dict[str, Any]:
+    book = state.books[pos]
+    # Everything the view reads besides the book itself (compared by value, cheap).
+    inputs = (pos, state.south, state.facedown, state.gold, state.active)
+    hit = _BOOKS.get(id(book))
+    if hit is not None and hit[0] is book and hit[1] == inputs:
+        return hit[2]
+    view = _make_book_view(state, pos)
+    if len(_BOOKS) >= _BOOKS_MAX:
+        _BOOKS.clear()  # many games at once: start again rather than grow
+    _BOOKS[id(book)] = (book, inputs, view)
+    return view
+
+
+def _make_book_view(state: State, pos: int) -> dict[str, Any]:
     book = state.books[pos]
     layout = CONTENT.layouts[book.layout].cells
     cells = [
@@ -64,50 +92,115 @@ def _book_view(state: State, pos: int) -> dict[str, Any]:
     }
 
 
-def _player_view(state: State, viewer: Viewer, side: int) -> dict[str, Any]:
+def _sees_side(p: PlayerPanel, viewer: Viewer) -> bool:
+    """A side's hand and Crusade: its own player's, and everyone's once the game is over."""
+    return p.over or (p.seat is not None and viewer.sees_seat(p.seat))
+
+
+def _over(p: PlayerPanel, viewer: Viewer) -> bool:
+    """The order of the stacks and the deck: nobody's until the game is over."""
+    return p.over
+
+
+@view_part
+class PlayerPanel:
+    side: str
+    name: str
+    seat: int | None
+    human: bool
+    coins: int
+    tokens: dict[str, int]
+    items: int
+    archways: list[list[dict[str, Any] | None]] = public()
+    stacks_remaining: int
+    sheep_pen: list[dict[str, Any]] = public()
+    hand: list[str] | None = secret(visible=_sees_side)
+    hand_count: int
+    deck_count: int
+    discard: list[str]
+    has_crusade: bool
+    crusade: str | None = secret(visible=_sees_side)
+    markers: int
+    passed: bool
+    boxed: list[str]
+    monk: dict[str, Any] | None = public(optional=True)
+    stacks: list[list[str]] = secret(visible=_over, omit=True)
+    deck: list[str] = secret(visible=_over, omit=True)
+    over: bool = internal()
+
+
+def _player_view(state: State, side: int) -> PlayerPanel:
     p = state.players[side]
-    sees = _sees(state, viewer, side)
     arch = [
         [None if (t := p.archways[r * 3 + c]) is None else tile_view(state, t) for c in range(3)]
         for r in range(3)
     ]
-    out: dict[str, Any] = {
-        "side": SIDE_KEYS[side],
-        "name": CONTENT.side_names[side],
-        "seat": state.seat_of(side),
-        "human": p.human,
-        "coins": p.coins,
-        "tokens": {CONTENT.rituals[r]: p.tokens[r] for r in range(4)},
-        "items": p.items,
-        "archways": arch,
-        "stacks_remaining": len(p.stacks),
-        "sheep_pen": [tile_view(state, t) for t in p.sheep_pen],
-        "hand": list(p.hand) if sees else None,
-        "hand_count": len(p.hand),
-        "deck_count": len(p.deck),
-        "discard": list(p.discard),
-        "has_crusade": p.crusade is not None,
-        "crusade": p.crusade if sees else None,
-        "markers": p.markers,
-        "passed": p.passed,
-        "boxed": list(p.boxed),
-    }
+    monk = None
     if not p.human:
-        out["monk"] = {
+        monk = {
             "track": {CONTENT.rituals[r]: p.track[r] for r in range(4)},
             "track_length": CONTENT.monk_track_length,
             "pending_gold_leaf": list(p.pending_gold),
             "books_completed": list(p.books_completed),
             "last_die": p.last_die,
         }
-    if viewer.omniscient or state.phase is Phase.OVER:
-        out["stacks"] = [list(s) for s in p.stacks]
-        out["deck"] = list(p.deck)
-    return out
+    return PlayerPanel(
+        side=SIDE_KEYS[side],
+        name=CONTENT.side_names[side],
+        seat=state.seat_of(side),
+        human=p.human,
+        coins=p.coins,
+        tokens={CONTENT.rituals[r]: p.tokens[r] for r in range(4)},
+        items=p.items,
+        archways=arch,
+        stacks_remaining=len(p.stacks),
+        sheep_pen=[tile_view(state, t) for t in p.sheep_pen],
+        hand=list(p.hand),
+        hand_count=len(p.hand),
+        deck_count=len(p.deck),
+        discard=list(p.discard),
+        has_crusade=p.crusade is not None,
+        crusade=p.crusade,
+        markers=p.markers,
+        passed=p.passed,
+        boxed=list(p.boxed),
+        monk=monk,
+        stacks=[list(s) for s in p.stacks],
+        deck=list(p.deck),
+        over=state.phase is Phase.OVER,
+    )
 
 
-def view(state: State, viewer: Viewer, to_act: list[int]) -> dict[str, Any]:
-    seat_side = None if viewer.seat is None else state.side_of(viewer.seat)
+@view_part
+class IlluminationView:
+    game: str
+    mode: str
+    phase: str
+    you: ByAudience[str | None]
+    south: str
+    turn: str
+    turn_no: int
+    to_act: list[int]
+    line_chosen: bool
+    can_pass: bool
+    discarding: int
+    pending: dict[str, Any] | None = public()
+    books: list[dict[str, Any]] = public()
+    players: tuple[PlayerPanel, PlayerPanel]
+    monastery: dict[str, Any] = public()
+    battle_cards: list[dict[str, Any]] = public()
+    supply: dict[str, int]
+    difficulty: int | None
+    score_preview: ByAudience[dict[str, int]]
+    """With a side's Crusade for those who may see it (and for the Monk's, which is open)."""
+    result: dict[str, Any] | None = public()
+    prompt: ByAudience[str]
+
+
+def full_view(
+    state: State, to_act: list[int], prompt: Callable[[State, Viewer], str]
+) -> IlluminationView:
+    """Everything any audience may be shown; the kernel redacts it per viewer."""
     pending = state.pending
     result = None
     if state.final is not None:
@@ -116,23 +209,20 @@ def view(state: State, viewer: Viewer, to_act: list[int]) -> dict[str, Any]:
             "winners": [SIDE_KEYS[s] for s in state.winners],
             "breakdown": {SIDE_KEYS[s]: list(breakdown(state, s)) for s in (0, 1)},
         }
-    preview = {}
-    for s in (0, 1):
-        show = _sees(state, viewer, s) or not state.players[s].human
-        preview[SIDE_KEYS[s]] = sum(breakdown(state, s, with_crusade=show)) if state.books else 0
-    return {
-        "game": "illumination",
-        "mode": state.mode,
-        "phase": state.phase,
-        "you": None if seat_side is None else SIDE_KEYS[seat_side],
-        "south": SIDE_KEYS[state.south],
-        "turn": SIDE_KEYS[state.turn],
-        "turn_no": state.turn_no,
-        "to_act": to_act,
-        "line_chosen": state.line_chosen,
-        "can_pass": state.phase is Phase.PLAY and not state.acted and pending is None,
-        "discarding": state.discarding,
-        "pending": None
+    seats = range(2 if state.mode is Mode.DUEL else 1)
+    return IlluminationView(
+        game="illumination",
+        mode=state.mode,
+        phase=state.phase,
+        you=ByAudience(tuple(SIDE_KEYS[state.side_of(s)] for s in seats), None),
+        south=SIDE_KEYS[state.south],
+        turn=SIDE_KEYS[state.turn],
+        turn_no=state.turn_no,
+        to_act=to_act,
+        line_chosen=state.line_chosen,
+        can_pass=state.phase is Phase.PLAY and not state.acted and pending is None,
+        discarding=state.discarding,
+        pending=None
         if pending is None
         else {
             "kind": pending.kind,
@@ -142,9 +232,9 @@ def view(state: State, viewer: Viewer, to_act: list[int]) -> dict[str, Any]:
             "origin": [pending.origin_pos, pending.origin_cell // 5, pending.origin_cell % 5],
             "spaces": _pending_spaces(state),
         },
-        "books": [_book_view(state, pos) for pos in range(len(state.books))],
-        "players": [_player_view(state, viewer, s) for s in (0, 1)],
-        "monastery": {
+        books=[_book_view(state, pos) for pos in range(len(state.books))],
+        players=(_player_view(state, 0), _player_view(state, 1)),
+        monastery={
             "abbot": state.abbot,
             "stations": list(CONTENT.stations),
             "ritual_spaces": [
@@ -158,7 +248,7 @@ def view(state: State, viewer: Viewer, to_act: list[int]) -> dict[str, Any]:
             ],
             "book_spaces": [None if o is None else SIDE_KEYS[o] for o in state.book_spaces],
         },
-        "battle_cards": [
+        battle_cards=[
             {
                 "pair": CONTENT.pairs[i][0],
                 "factions": [CONTENT.pairs[i][1], CONTENT.pairs[i][2]],
@@ -167,11 +257,37 @@ def view(state: State, viewer: Viewer, to_act: list[int]) -> dict[str, Any]:
             }
             for i, (r, irr) in enumerate(state.battle)
         ],
-        "supply": {CONTENT.rituals[r]: state.supply[r] for r in range(4)},
-        "difficulty": state.difficulty if state.mode is Mode.SOLO else None,
-        "score_preview": preview,
-        "result": result,
-    }
+        supply={CONTENT.rituals[r]: state.supply[r] for r in range(4)},
+        difficulty=state.difficulty if state.mode is Mode.SOLO else None,
+        score_preview=_score_preview(state, seats),
+        result=result,
+        # The prompt reads only the viewer's seat: the review's is the spectators'.
+        prompt=ByAudience(
+            tuple(prompt(state, seat_viewer(s)) for s in seats), prompt(state, SPECTATOR)
+        ),
+    )
+
+
+def _score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
+    """Each side's score so far, its Crusade counted for those who may see it: its own
+    player, everyone once the game is over, and always for the Monk (open on the table)."""
+    if not state.books:
+        zero = {k: 0 for k in SIDE_KEYS}
+        return ByAudience(tuple(zero for _ in seats), zero)
+    scores = [breakdown(state, s) for s in (0, 1)]
+    full = [sum(b) for b in scores]
+    bare = [f - b[CRUSADE] for f, b in zip(full, scores, strict=True)]
+    open_ = [state.phase is Phase.OVER or not state.players[s].human for s in (0, 1)]
+
+    def seen_by(seat: int | None) -> dict[str, int]:
+        return {
+            SIDE_KEYS[s]: full[s] if open_[s] or state.seat_of(s) == seat else bare[s]
+            for s in (0, 1)
+        }
+
+    return ByAudience(
+        tuple(seen_by(s) for s in seats), seen_by(None), dict(zip(SIDE_KEYS, full, strict=True))
+    )
 
 
 def _pending_spaces(state: State) -> list[list[int]]:

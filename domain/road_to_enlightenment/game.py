@@ -10,6 +10,7 @@ from ..game import GameBase, Options, OptionSpec, Result
 from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
+from ..views import PerViewer, per_viewer
 from .commands import COMMAND_TYPES
 from .content import content
 from .decide import decide
@@ -132,7 +133,10 @@ class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types b
         c = content()
         return tuple(c.nations[p.nation].name for p in state.players)
 
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+    def full_view(self, state: State) -> PerViewer:
+        return per_viewer(lambda viewer: self._by_hand(state, viewer))
+
+    def _by_hand(self, state: State, viewer: Viewer) -> dict[str, Any]:
         out = view(state, viewer)
         out["prompt"] = _prompt(state, viewer)
         return out
