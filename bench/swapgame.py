@@ -4,13 +4,14 @@ Two seats, a private hand of five cards each, a hidden deck of the rest. On your
 swap one card of your hand with the top card of the deck (the given card goes to the bottom);
 a match is 200 moves. It exists only to compare servers on the same work: it is registered
 only in the benchmark's server (``bench/serve.py``), never in ``default_registry``. It is a
-Decider like every game, with its secrets hidden by ``view`` and ``redact`` only.
+Decider like every game; its view's secrets are declared on its type (``domain.views``),
+its events' hidden by its own ``redact``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import attrs
 
@@ -20,7 +21,7 @@ from domain.narration import Names
 from domain.randomness import Context
 from domain.registry import GameType
 from domain.viewers import Seat, Viewer
-from domain.views import PerViewer, per_viewer
+from domain.views import Owned, view_part
 
 HAND = 5
 MOVES = 200
@@ -49,6 +50,14 @@ class Swapped:
 
 
 SwapEvent = Dealt | Swapped
+
+
+@view_part
+class SwapView:
+    hands: tuple[Owned[list[str]], ...]  # each seat sees its own hand only
+    deck_count: int
+    moves: int
+    turn: Seat
 
 
 @attrs.frozen
@@ -117,16 +126,13 @@ class SwapGame(GameBase[State, Swap, SwapEvent]):
             return []
         return [Swap(i) for i in range(HAND)]
 
-    def full_view(self, state: State) -> PerViewer:
-        return per_viewer(lambda viewer: self._by_hand(state, viewer))
-
-    def _by_hand(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        return {
-            "hands": [list(h) if viewer.sees_seat(s) else None for s, h in enumerate(state.hands)],
-            "deck_count": len(state.deck),
-            "moves": state.moves,
-            "turn": state.turn,
-        }
+    def full_view(self, state: State) -> SwapView:
+        return SwapView(
+            hands=tuple(Owned(s, list(h)) for s, h in enumerate(state.hands)),
+            deck_count=len(state.deck),
+            moves=state.moves,
+            turn=state.turn,
+        )
 
     def redact(self, event: SwapEvent, viewer: Viewer) -> SwapEvent:
         if viewer.omniscient:
