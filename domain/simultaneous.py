@@ -18,7 +18,7 @@ import attrs
 
 from .secrets import event, secret
 from .viewers import Seat, Viewer
-from .views import ByAudience, view_part
+from .views import ByAudience, render, view_part
 
 __all__ = ["Choice", "ChoiceCommitted", "ChoicesRevealed", "ChoicesView", "SecretChoices"]
 
@@ -101,13 +101,8 @@ class SecretChoices:
 
     def visible_to(self, viewer: Viewer) -> dict[str, object]:
         """What ``viewer`` may know: who has committed, and its own choice only."""
-        mine = self.choice_of(viewer.seat) if viewer.seat is not None else None
-        return {
-            "committed": sorted(self.committed_seats),
-            "waiting_on": sorted(self.waiting_on),
-            "mine": list(mine) if mine is not None else None,
-            **({"all": {str(s): list(c) for s, c in self.committed}} if viewer.omniscient else {}),
-        }
+        shown: dict[str, object] = render(self.view(), viewer)
+        return shown
 
     @staticmethod
     def redact(event: ChoiceCommitted, viewer: Viewer) -> ChoiceCommitted:

@@ -52,9 +52,7 @@ __all__ = [
     "OMITTED",
     "ByAudience",
     "Owned",
-    "PerViewer",
     "internal",
-    "per_viewer",
     "public",
     "redact_view",
     "render",
@@ -89,12 +87,8 @@ class ByAudience(Generic[T]):
     seats: tuple[T, ...]
     others: T
     review: T | _Omitted = OMITTED
-    build: Callable[[Viewer], T] | None = None
-    """Instead of the values: made on demand for the audience (:func:`per_viewer`)."""
 
     def of(self, viewer: Viewer) -> T:
-        if self.build is not None:
-            return self.build(viewer)
         if viewer.omniscient:
             return self.others if isinstance(self.review, _Omitted) else self.review
         seat = viewer.seat
@@ -142,24 +136,6 @@ class Owned(Generic[T]):
 
     seat: int | None
     value: T | None = secret(owner="seat")
-
-
-@view_part(unwrap="view")
-class PerViewer:
-    """A whole view built by hand for each audience, each seat's its own (see
-    :func:`per_viewer`): sent as the viewer's."""
-
-    view: ByAudience[Any]
-
-
-def per_viewer(build: Callable[[Viewer], Any]) -> PerViewer:
-    """The full view of a game whose view is not yet made of declared parts: ``build``'s
-    view for each audience, built for it by hand.
-
-    Nothing is declared per field, so this is a stopgap for a game being converted: it
-    costs a build per audience, where declared parts are built once and redacted."""
-    # Each audience's view is built when it is asked for.
-    return PerViewer(ByAudience((), None, build=build))
 
 
 # -- what each part type holds, worked out once ---------------------------------------------

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from ..errors import InvalidOptions
 from ..game import GameBase, Options, OptionSpec, Result
 from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
-from ..views import PerViewer, per_viewer
 from . import view as _view
 from .commands import COMMAND_TYPES, Command
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TABLES, TASKS
@@ -185,13 +184,8 @@ class CampusGalli(GameBase[State, Command, Event]):
     def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
         return _legal(state, seat)
 
-    def full_view(self, state: State) -> PerViewer:
-        return per_viewer(lambda viewer: self._by_hand(state, viewer))
-
-    def _by_hand(self, state: State, viewer: Viewer) -> Any:
-        out = _view.view(state, viewer)
-        out["prompt"] = _prompt(state, viewer)
-        return out
+    def full_view(self, state: State) -> _view.CampusView:
+        return _view.full_view(state, _prompt)
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return _view.hidden_values(state, viewer)

@@ -3,10 +3,15 @@ by the kernel, ``domain.secrets``, from their declarations)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-from ..viewers import Viewer
+from ..secrets import secret
+from ..simultaneous import ChoicesView
+from ..values import replace
+from ..viewers import SPECTATOR, Viewer, seat_viewer
+from ..views import ByAudience, internal, public, view_part
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS
 from .evolve import PILES
 from .geometry import cell_xy, cells_of
@@ -14,7 +19,7 @@ from .legal import SIMULTANEOUS_EVENTS, to_act
 from .queries import ALL_LETTERS, is_complete, player_score
 from .state import Phase, State
 
-__all__ = ["card_info", "hidden_values", "view"]
+__all__ = ["CampusPanel", "CampusView", "card_info", "full_view", "hidden_values"]
 
 
 _XY = [list(cell_xy(c)) for c in range(21 * 14)]
@@ -98,8 +103,82 @@ _BUILDINGS = {
 }
 
 
-def view(state: State, viewer: Viewer) -> dict[str, Any]:
-    shown: set[str] = set()
+def _others_next_year(p: CampusPanel) -> int:
+    return p.others_next_year
+
+
+def _others_hand(p: CampusPanel) -> int:
+    return p.others_hand
+
+
+@view_part
+class CampusPanel:
+    seat: int
+    this_year_count: int
+    next_year: list[str] | None = secret(owner="seat")
+    next_year_count: int = secret(owner="seat", blank_from=_others_next_year)
+    hand: list[str] | None = secret(owner="seat")
+    hand_count: int = secret(owner="seat", blank_from=_others_hand)
+    """The others see a committed chooser's hand laid out: empty, the rest on next year."""
+    selection_face_down: bool
+    selected: str | None
+    used: list[str]
+    library: list[str]
+    guests: list[str]
+    fulfilled: list[str]
+    good_coop: int
+    tiles: dict[str, int]
+    monks_in_supply: int
+    passed_special: bool
+    begged: bool
+    score: int
+    others_next_year: int = internal()
+    others_hand: int = internal()
+
+
+@view_part
+class CampusView:
+    level: int
+    mode: str
+    players_count: int
+    phase: str
+    round: int
+    year: int
+    to_act: list[int]
+    plan: Any = public()
+    buildings: Any = public()
+    cordon: Any = public()
+    sections_placed: Any = public()
+    monks: Any = public()
+    hut: Any = public()
+    bag: Any = public()
+    task_deck_count: Any = public()
+    task_board: Any = public()
+    task_discard: Any = public()
+    set_aside: Any = public()
+    collapse_reminders: Any = public()
+    tile_supply: Any = public()
+    unfinished: Any = public()
+    selection: ChoicesView
+    queue: Any = public()
+    beg_queue: Any = public()
+    turn: Any = public()
+    special: Any = public()
+    event: Any = public()
+    last_dice: Any = public()
+    players: tuple[CampusPanel, ...]
+    result: Any = public()
+    task_deck: list[str] = secret(omit=True)
+    this_year: list[list[str]] = secret(omit=True)
+    unfinished_piles: list[list[str]] = secret(omit=True)
+    cards: ByAudience[dict[str, Any]]
+    """What is printed on every card the audience sees."""
+    prompt: ByAudience[str]
+
+
+def full_view(state: State, prompt: Callable[[State, Viewer], str]) -> CampusView:
+    """Everything any audience may be shown; the kernel redacts it per viewer."""
+    shown: set[str] = set()  # the cards every audience sees
 
     def show(cards: Any) -> list[str]:
         out = list(cards)
@@ -109,53 +188,51 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
     players = []
     committed = state.choices.committed_seats if state.phase is Phase.SELECT else frozenset()
     for seat, p in enumerate(state.players):
-        own = viewer.sees_seat(seat)
         # Rulebook: "Place your selected card face down on the space with the sundial. Place
         # the other card on the "next year" space." Once a chooser has committed, the others
         # see its hand empty, one card face down and the rest on its next-year pile.
-        laid = seat in committed and not own and bool(p.hand)
+        laid = seat in committed and bool(p.hand)
         players.append(
-            {
-                "seat": seat,
-                "this_year_count": len(p.this_year),
-                "next_year": show(p.next_year) if own else None,
-                "next_year_count": len(p.next_year) + (len(p.hand) - 1 if laid else 0),
-                "hand": show(p.hand) if own else None,
-                "hand_count": 0 if laid else len(p.hand),
-                "selection_face_down": seat in committed,
-                "selected": show([p.selected])[0] if p.selected else None,
-                "used": show(p.used),
-                "library": show(p.library),
-                "guests": show(p.guests),
-                "fulfilled": show(p.fulfilled),
-                "good_coop": p.good_coop,
-                "tiles": _tiles(p.tiles),
-                "monks_in_supply": p.supply,
-                "passed_special": p.passed,
-                "begged": p.begged,
-                "score": player_score(state, seat),
-            }
+            CampusPanel(
+                seat=seat,
+                this_year_count=len(p.this_year),
+                next_year=list(p.next_year),
+                next_year_count=len(p.next_year),
+                hand=list(p.hand),
+                hand_count=len(p.hand),
+                selection_face_down=seat in committed,
+                selected=show([p.selected])[0] if p.selected else None,
+                used=show(p.used),
+                library=show(p.library),
+                guests=show(p.guests),
+                fulfilled=show(p.fulfilled),
+                good_coop=p.good_coop,
+                tiles=_tiles(p.tiles),
+                monks_in_supply=p.supply,
+                passed_special=p.passed,
+                begged=p.begged,
+                score=player_score(state, seat),
+                others_next_year=len(p.next_year) + (len(p.hand) - 1 if laid else 0),
+                others_hand=0 if laid else len(p.hand),
+            )
         )
     bag: dict[str, dict[str, int]] = {}
     for s in state.bag:
         sec = SECTIONS[s]
         bag.setdefault(sec.shape, {}).setdefault(sec.colour, 0)
         bag[sec.shape][sec.colour] += 1
-    choices = state.choices.visible_to(viewer)
-    if choices.get("mine"):
-        shown.update(choices["mine"])  # type: ignore[arg-type]
     t = state.turn
     ev = state.event
-    out: dict[str, Any] = {
-        "level": state.level,
-        "mode": state.mode,
-        "players_count": state.n,
-        "phase": state.phase,
-        "round": state.round_no,
-        "year": state.year,
-        "to_act": sorted(to_act(state)),
-        "plan": _PLAN,
-        "buildings": [
+    view = CampusView(
+        level=state.level,
+        mode=state.mode,
+        players_count=state.n,
+        phase=state.phase,
+        round=state.round_no,
+        year=state.year,
+        to_act=sorted(to_act(state)),
+        plan=_PLAN,
+        buildings=[
             {
                 **_BUILDINGS[b],
                 "side": "construction" if b in state.construction else "parchment",
@@ -163,8 +240,8 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             }
             for b in ALL_LETTERS
         ],
-        "cordon": state.cordon or None,
-        "sections_placed": [
+        cordon=state.cordon or None,
+        sections_placed=[
             {
                 "id": s,
                 "colour": SECTIONS[s].colour,
@@ -174,7 +251,7 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             }
             for s, m in state.placed
         ],
-        "monks": [
+        monks=[
             {
                 "owner": m.owner,
                 "kind": m.kind,
@@ -184,24 +261,24 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             }
             for m in state.monks
         ],
-        "hut": sorted(state.hut),
-        "bag": {"count": len(state.bag), "by_shape": bag},
-        "task_deck_count": len(state.task_deck),
-        "task_board": [{"card": show([c])[0], "status": s} for c, s in state.board],
-        "task_discard": show(state.task_discard),
-        "set_aside": show(state.set_aside),
-        "collapse_reminders": show(state.reminders),
-        "tile_supply": _tiles(state.tile_supply),
-        "unfinished": [
+        hut=sorted(state.hut),
+        bag={"count": len(state.bag), "by_shape": bag},
+        task_deck_count=len(state.task_deck),
+        task_board=[{"card": show([c])[0], "status": s} for c, s in state.board],
+        task_discard=show(state.task_discard),
+        set_aside=show(state.set_aside),
+        collapse_reminders=show(state.reminders),
+        tile_supply=_tiles(state.tile_supply),
+        unfinished=[
             {"pile": pile, "face_up": show(cards[:1])[0] if cards else None, "count": len(cards)}
             for pile, cards in zip(PILES, state.unfinished, strict=True)
         ]
         if state.level == 3
         else [],
-        "selection": choices,
-        "queue": [[k, s, st] for k, s, st in state.queue],
-        "beg_queue": [[k, s] for k, s in state.beg_queue],
-        "turn": None
+        selection=state.choices.view(),
+        queue=[[k, s, st] for k, s, st in state.queue],
+        beg_queue=[[k, s] for k, s in state.beg_queue],
+        turn=None
         if t is None
         else {
             "seat": t.seat,
@@ -215,11 +292,11 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "rescore_left": t.rescore_left,
             "lazy_owed": len(t.owed),
         },
-        "special": {
+        special={
             "order": list(state.special_order),
             "current": min(to_act(state), default=None) if state.phase is Phase.SPECIAL else None,
         },
-        "event": None
+        event=None
         if ev is None
         else {
             "card": ev.card,
@@ -232,9 +309,9 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "dice": [[s, list(d)] for s, d in ev.dice],
             "target": ev.target or None,
         },
-        "last_dice": list(state.last_dice),
-        "players": players,
-        "result": None
+        last_dice=list(state.last_dice),
+        players=tuple(players),
+        result=None
         if state.phase is not Phase.OVER
         else {
             "scores": list(state.final_scores),
@@ -243,15 +320,28 @@ def view(state: State, viewer: Viewer) -> dict[str, Any]:
             "outcome": state.outcome or None,
             "qualified_for_next_level": state.qualified,
         },
-    }
-    if viewer.omniscient:
-        out["task_deck"] = show(state.task_deck)
-        out["this_year"] = [show(p.this_year) for p in state.players]
-        out["unfinished_piles"] = [show(c) for c in state.unfinished]
-    shown.update(h for h in state.hut)
+        task_deck=list(state.task_deck),
+        this_year=[list(p.this_year) for p in state.players],
+        unfinished_piles=[list(c) for c in state.unfinished],
+        cards=ByAudience((), {}),
+        prompt=ByAudience(
+            tuple(prompt(state, seat_viewer(s)) for s in range(state.n)), prompt(state, SPECTATOR)
+        ),
+    )
+    shown.update(state.hut)
+    seats = []
+    for seat, p in enumerate(state.players):
+        mine = state.choices.choice_of(seat) or ()
+        seats.append(_cards(shown.union(p.hand, p.next_year, mine)))
+    review = shown.union(state.task_deck, *(c for c in state.unfinished))
+    for p in state.players:
+        review.update(p.hand, p.next_year, p.this_year)
+    return replace(view, cards=ByAudience(tuple(seats), _cards(shown), _cards(review)))
+
+
+def _cards(shown: set[str]) -> dict[str, Any]:
     # The cached descriptions are shared, not copied: views are serialised, never mutated.
-    out["cards"] = {c: _card_info(c) for c in sorted(shown) if c in ACTIONS or c in TASKS}
-    return out
+    return {c: _card_info(c) for c in sorted(shown) if c in ACTIONS or c in TASKS}
 
 
 def hidden_values(state: State, viewer: Viewer) -> frozenset[str]:

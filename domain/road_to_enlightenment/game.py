@@ -10,7 +10,6 @@ from ..game import GameBase, Options, OptionSpec, Result
 from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
-from ..views import PerViewer, per_viewer
 from .commands import COMMAND_TYPES
 from .content import content
 from .decide import decide
@@ -25,7 +24,7 @@ from .glossary import build_glossary
 from .legal import legal_commands, to_act
 from .setup import fork_reshuffle_events, setup_events
 from .state import State
-from .view import hidden_values, view
+from .view import RoadView, full_view, hidden_values
 
 __all__ = ["RoadToEnlightenment"]
 
@@ -133,13 +132,8 @@ class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types b
         c = content()
         return tuple(c.nations[p.nation].name for p in state.players)
 
-    def full_view(self, state: State) -> PerViewer:
-        return per_viewer(lambda viewer: self._by_hand(state, viewer))
-
-    def _by_hand(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        out = view(state, viewer)
-        out["prompt"] = _prompt(state, viewer)
-        return out
+    def full_view(self, state: State) -> RoadView:
+        return full_view(state, _prompt)
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return hidden_values(state, viewer)
