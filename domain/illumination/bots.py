@@ -1,4 +1,5 @@
-"""A greedy bot: one-ply lookahead on the public score, with cheap tie-breakers.
+"""A greedy bot: it plans each turn's line by playing the turn out, and otherwise looks one
+ply ahead on the public score, with cheap tie-breakers.
 
 It sees only its seat's view. To look one ply ahead it rebuilds a state from that view
 (:func:`public_state`): everything public as shown, and the pieces the seat cannot see
@@ -17,6 +18,7 @@ from ..randomness import Context, Rng
 from . import commands as cmd
 from .content import CONTENT
 from .decide import decide_turn
+from .legal import legal_commands
 from .scoring import breakdown
 from .state import Book, Mode, Pending, PendingKind, Phase, Player, State
 
@@ -173,73 +175,136 @@ def evaluate(state: State, side: int) -> float:
     return mine - theirs - stranded + 0.3 * p.coins + 0.4 * sum(p.tokens) + 0.2 * len(p.hand)
 
 
+ROLLOUT_STEPS = 24
+"""A turn is a line and its tiles (a dozen commands at most); the cap only guards a loop."""
+
+
 class GreedyBot:
-    """Tries the placements, rituals and line choices one ply deep; never wastes turns."""
+    """Plans each turn's line by playing the turn out; places one ply deep; never wastes turns.
+
+    Valuing a line by the state right after choosing it sees only tiles on a margin, so the
+    line (or the pass) is judged instead by playing the rest of the turn out with the
+    one-ply policy on the rebuilt state (the refill drawn from the bot's guess) and valuing
+    the state where the turn ends. Every other command is chosen one ply deep."""
 
     name = "greedy"
 
     def choose(self, seen: SeatView, rng: Rng) -> cmd.Command:
         legal: list[cmd.Command] = list(seen.legal)
-        seat = seen.seat
         state = public_state(seen.view, Rng(rng.randint(0, 2**31)))
-        side = state.side_of(seat)
-        # Rituals are pure profit: claim the biggest set at once.
-        claims = [c for c in legal if isinstance(c, cmd.ClaimRitual)]
-        if claims:
-            return max(claims, key=lambda c: c.size)
-        candidates: list[cmd.Command] = [
-            c
-            for c in legal
-            if isinstance(
-                c,
-                (
-                    cmd.ChooseLine,
-                    cmd.PlaceTile,
-                    cmd.SendToSheepPen,
-                    cmd.EndTurn,
-                    cmd.DiscardItem,
-                    cmd.ChooseExiliumSpace,
-                    cmd.ChooseCompletionToken,
-                    cmd.PlayRitus,
-                    cmd.PlayScriptum,
-                ),
-            )
-        ]
-        # Rescue tiles assigned to a closed Book when that is worth its coins.
-        candidates += [
-            c
-            for c in legal
-            if isinstance(c, cmd.MoveActiveTile)
-            and state.books[state.active_pos(c.tile) or 0].closed
-        ]
-        if state.phase is Phase.PLAY and not state.acted and cmd.Pass() in legal:
-            candidates.append(cmd.Pass())
-        abbot = _abbot_move(state, side, legal)
-        if abbot is not None:
-            return abbot
-        if not candidates:
-            candidates = legal
-        if any(isinstance(c, cmd.PlaceTile) for c in candidates):
-            # Place before ending the turn; the end is forced once nothing remains.
-            candidates = [c for c in candidates if not isinstance(c, cmd.EndTurn)]
-        best: list[cmd.Command] = []
-        best_value = float("-inf")
-        ctx = Context.seeded(rng.randint(0, 2**31))
-        for command in candidates:
-            try:
-                after = decide_turn(state, seat, command, ctx.rng).state
-            except ValueError:
-                continue
-            value = evaluate(after, side)
-            if isinstance(command, cmd.DiscardItem):
-                value = -_held(state, side, command.item)
-            elif isinstance(command, cmd.Pass):
-                value -= PASS_PENALTY  # pass only when every line would lose points
-            if value > best_value + 1e-9:
-                best, best_value = [command], value
-            elif abs(value - best_value) <= 1e-9:
-                best.append(command)
-        return rng.choice(best) if best else rng.choice(legal)
+        side = state.side_of(seen.seat)
+        lines = any(isinstance(c, cmd.ChooseLine) for c in legal)
+        claims = any(isinstance(c, cmd.ClaimRitual) for c in legal)
+        if lines and not claims and _abbot_move(state, side, legal) is None:
+            return _plan_turn(state, seen.seat, legal, rng)
+        return _pick(state, seen.seat, legal, rng)
+
+
+def _plan_turn(state: State, seat: int, legal: list[cmd.Command], rng: Rng) -> cmd.Command:
+    """The line (or the pass) whose turn, played out one ply at a time, ends best."""
+    side = state.side_of(seat)
+    options: list[cmd.Command] = [c for c in legal if isinstance(c, cmd.ChooseLine)]
+    if cmd.Pass() in legal:
+        options.append(cmd.Pass())
+    seed = rng.randint(0, 2**31)
+    best: list[cmd.Command] = []
+    best_value = float("-inf")
+    for command in options:
+        sim = Rng(seed)  # every line meets the same guesses: compare lines, not luck
+        after = _play(state, seat, command, sim)
+        if after is None:
+            continue
+        for _ in range(ROLLOUT_STEPS):
+            if _acting(after) != side or after.turn_no != state.turn_no:
+                break
+            moves: list[cmd.Command] = list(legal_commands(after, seat))
+            nxt = _play(after, seat, _pick(after, seat, moves, sim), sim) if moves else None
+            if nxt is None:
+                break
+            after = nxt
+        value = evaluate(after, side)
+        if isinstance(command, cmd.Pass):
+            value -= PASS_PENALTY  # pass only when every line would lose points
+        if value > best_value + 1e-9:
+            best, best_value = [command], value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(command)
+    return rng.choice(best) if best else _pick(state, seat, legal, rng)
+
+
+def _acting(state: State) -> int | None:
+    """The side the game waits for, if any."""
+    if state.phase is not Phase.PLAY:
+        return None
+    return state.pending.side if state.pending is not None else state.turn
+
+
+def _play(state: State, seat: int, command: cmd.Command, rng: Rng) -> State | None:
+    try:
+        return decide_turn(state, seat, command, Context.seeded(rng.randint(0, 2**31)).rng).state
+    except ValueError:
+        return None
+
+
+def _pick(state: State, seat: int, legal: list[cmd.Command], rng: Rng) -> cmd.Command:
+    """One ply deep: the command whose immediate result values best."""
+    side = state.side_of(seat)
+    # Rituals are pure profit: claim the biggest set at once.
+    claims = [c for c in legal if isinstance(c, cmd.ClaimRitual)]
+    if claims:
+        return max(claims, key=lambda c: c.size)
+    candidates: list[cmd.Command] = [
+        c
+        for c in legal
+        if isinstance(
+            c,
+            (
+                cmd.ChooseLine,
+                cmd.PlaceTile,
+                cmd.SendToSheepPen,
+                cmd.EndTurn,
+                cmd.DiscardItem,
+                cmd.ChooseExiliumSpace,
+                cmd.ChooseCompletionToken,
+                cmd.PlayRitus,
+                cmd.PlayScriptum,
+            ),
+        )
+    ]
+    # Rescue tiles assigned to a closed Book when that is worth its coins.
+    candidates += [
+        c
+        for c in legal
+        if isinstance(c, cmd.MoveActiveTile) and state.books[state.active_pos(c.tile) or 0].closed
+    ]
+    if state.phase is Phase.PLAY and not state.acted and cmd.Pass() in legal:
+        candidates.append(cmd.Pass())
+    abbot = _abbot_move(state, side, legal)
+    if abbot is not None:
+        return abbot
+    if not candidates:
+        candidates = legal
+    if any(isinstance(c, cmd.PlaceTile) for c in candidates):
+        # Place before ending the turn; the end is forced once nothing remains.
+        candidates = [c for c in candidates if not isinstance(c, cmd.EndTurn)]
+    best: list[cmd.Command] = []
+    best_value = float("-inf")
+    ctx = Context.seeded(rng.randint(0, 2**31))
+    for command in candidates:
+        try:
+            after = decide_turn(state, seat, command, ctx.rng).state
+        except ValueError:
+            continue
+        value = evaluate(after, side)
+        if isinstance(command, cmd.DiscardItem):
+            value = -_held(state, side, command.item)
+        elif isinstance(command, cmd.Pass):
+            value -= PASS_PENALTY  # pass only when every line would lose points
+        if value > best_value + 1e-9:
+            best, best_value = [command], value
+        elif abs(value - best_value) <= 1e-9:
+            best.append(command)
+    return rng.choice(best) if best else rng.choice(legal)
 
 
 def _held(state: State, side: int, item: str) -> int:

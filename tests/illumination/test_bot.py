@@ -2,7 +2,7 @@
 
 The strength samples are bench/bots.py's: 20 games by default, the issue's 200 with
 CLOISTER_SOAK=1 (which also plays the old, state-reading bot: the fair one must win or tie
-at least half of 200 games against it).
+at least 55% of 200 games against it: it plans each turn's line, the old bot did not).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_greedy_beats_random() -> None:
 @pytest.mark.skipif(not scale.SOAK, reason="200 games: CLOISTER_SOAK=1")
 def test_greedy_beats_or_ties_the_state_reading_bot() -> None:
     share = vs_legacy("illumination", 200)
-    assert share >= 0.5, f"the fair bot won or tied only {share:.0%} of 200"
+    assert share >= 0.55, f"the fair bot won or tied only {share:.0%} of 200"
 
 
 def test_greedy_is_registered_and_plays_solo() -> None:
