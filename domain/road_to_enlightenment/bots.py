@@ -1,11 +1,11 @@
 """A better-than-random bot for Road to Enlightenment.
 
 The greedy bot plays the economy and the culture race first: it builds a census stack for
-slot 2 on census turns, a luminary action for slot 1, an income stack for slot 3, drafts the
-strongest cards and defends its cities with its military luminaries. It attacks when it
-pays: a city it expects to take by force (its stack's [military], coins and army or navy
-against the defence and the average of the defence dice), with upkeep it can afford, and
-no weak luminary action to take instead.
+slot 2 on census turns, a luminary action for slot 1, an income stack for slot 3 (with the
+best turn-order bid), drafts the strongest cards and defends its cities with its military
+luminaries. It attacks when it pays: a city it expects to take by force (its stack's
+[military], coins and army or navy against the defence and the average of the defence
+dice), with upkeep it can afford, and no weak luminary action to take instead.
 
 It sees only its seat's view (``SeatView``): its own hand, plan and stacks, the public map,
 tracks and combat; never another hand or a deck. Every choice is one of ``seen.legal``.
@@ -167,10 +167,25 @@ def plan_slots(seen: Seen) -> dict[str, int]:
             if _stat([card], "MIL") + _stat([card], "POL") >= 3:
                 target[card] = free_slots[0]
                 pool.remove(card)
-    income = _grow(pool, lambda cs: _income(seen, cs))
-    for c in income:
+    # Slot 3 also bids for turn order (the lower of [military] and [science]), and turn order
+    # breaks every tie: the census ranks, the top of each track, the final score. Among
+    # stacks of equal income take the better bid, then add cards that only raise the bid.
+    income = _grow(pool, lambda cs: (_income(seen, cs), _bid(seen, cs)))
+    pool = [c for c in pool if c not in income]
+    bid = _grow(pool, lambda cs: (_bid(seen, [*income, *cs]), -len(cs)))
+    for c in income + bid:
         target[c] = 3
     return target
+
+
+def _bid(seen: Seen, cards: Sequence[str]) -> int:
+    """The turn-order bid of a slot-3 stack (§3d): an Anti-Catholic adds [Anti-Catholicism]
+    (to one side; the bot counts it once, on whichever side is lower)."""
+    m, s = _stat(cards, "MIL"), _stat(cards, "SCI")
+    if seen.religion != CATH:
+        a = _stat(cards, "ANT")
+        return max(min(m + a, s), min(m, s + a))
+    return min(m, s)
 
 
 UNCONTROLLED = content().rules["uncontrolled"]

@@ -84,3 +84,21 @@ def test_greedy_attacks_when_it_clearly_pays() -> None:
     state = replace(state, players=tuple(players), turn=4)
     assert any(isinstance(c, DeclareAttack) for c in GAME.legal_commands(state, seat))
     assert isinstance(bot_move(GreedyBot(), GAME, state, seat, rng), DeclareAttack)
+
+
+def test_the_turn_order_bid_counts_anti_catholicism_on_the_lower_side() -> None:
+    from domain.road_to_enlightenment.bots import _bid
+    from domain.road_to_enlightenment.content import content
+
+    class Catholic:
+        religion = "CATH"
+
+    class Anti:
+        religion = "ANTI"
+
+    lums = content().luminaries
+    card = next(c for c, lum in lums.items() if lum.stat("ANT") >= 2 and lum.stat("MIL") == 0)
+    lum = lums[card]
+    assert _bid(Catholic(), [card]) == 0  # type: ignore[arg-type]
+    ant = lum.stat("ANT")
+    assert _bid(Anti(), [card]) == max(min(ant, lum.stat("SCI")), 0)  # type: ignore[arg-type]
