@@ -43,7 +43,7 @@ from protocol import (
 )
 
 from .errors import STORE_ERRORS, UNAVAILABLE, ServiceError
-from .games import GameService
+from .games import GameRecord, GameService
 from .hub import ORIGIN, Connection, Hub, Writer
 from .undo import undo
 
@@ -145,6 +145,16 @@ async def _receive_text(ws: WebSocket, limit: int) -> str | None:
     if len(text) > limit:
         raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
     return text
+
+
+def _handed(conn: Connection, rec: GameRecord, seat: int, cid: str, then: str) -> bool:
+    """Refuse ``cid`` when a bot plays for ``seat`` (the player left, or was absent): the
+    player must take the seat back with ``retake`` ``then``."""
+    held = rec.seats[seat]
+    if held is None or held.stand_in is None:
+        return False
+    conn.push(encode(Rejected(cid, "seat_handed", f"a bot is playing for you: send retake {then}")))
+    return True
 
 
 async def _submit(
@@ -291,18 +301,7 @@ async def game_socket(ws: WebSocket) -> None:
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot play")))
                         continue
-                    held = rec.seats[seat]
-                    if held is not None and held.stand_in is not None:
-                        conn.push(
-                            encode(
-                                Rejected(
-                                    cid,
-                                    "seat_handed",
-                                    "a bot is playing for you: send retake to take your "
-                                    "seat back first",
-                                )
-                            )
-                        )
+                    if _handed(conn, rec, seat, cid, "to take your seat back first"):
                         continue
                     await _submit(
                         conn, cid, partial(service.command, rec, seat, cid, raw, expected)
@@ -317,17 +316,7 @@ async def game_socket(ws: WebSocket) -> None:
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators have no moves")))
                         continue
-                    held = rec.seats[seat]
-                    if held is not None and held.stand_in is not None:
-                        conn.push(
-                            encode(
-                                Rejected(
-                                    cid,
-                                    "seat_handed",
-                                    "a bot is playing for you: send retake before you undo",
-                                )
-                            )
-                        )
+                    if _handed(conn, rec, seat, cid, "before you undo"):
                         continue
                     await _submit(
                         conn, cid, partial(undo, service, rec, seat, to_version, cid, steps)
