@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import enum
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
@@ -62,6 +63,21 @@ def _strict(conv: cattrs.Converter) -> cattrs.Converter:
 
     for tp in (str, int, bool, float):
         conv.register_structure_hook(tp, exact(tp))
+
+    # A StrEnum is a str subclass, so the exact str hook above would also take its fields
+    # and hand back the bare string: look the member up instead (as cheap), and refuse a
+    # value that names none, or of another type (True for an IntEnum's 1).
+    def member(value: Any, tp: type[enum.Enum]) -> Any:
+        if type(value) is tp:  # unstructured in memory (orjson writes enums itself)
+            return value
+        found = tp._value2member_map_.get(value) if isinstance(value, Hashable) else None
+        if found is None or type(value) is not type(found.value):
+            raise ValueError(f"{value!r} is not a {tp.__name__}")
+        return found
+
+    # StrEnum and IntEnum by name: in their MRO str and int come before Enum.
+    for base in (enum.Enum, enum.StrEnum, enum.IntEnum):
+        conv.register_structure_hook(base, member)
     return conv
 
 

@@ -249,11 +249,11 @@ def test_a_redacted_event_reads_well_for_who_may_not_see_it() -> None:
 
 def test_bookkeeping_has_no_line() -> None:
     from domain.road_to_enlightenment import events as E
-    from domain.road_to_enlightenment.state import Stage
+    from domain.road_to_enlightenment.state import Stage, StageKind
 
     game = REGISTRY["road-to-enlightenment"].game
     names = Names(("France", "England"))
-    assert game.narrate(E.StageSet(Stage("draft", 1)), names) is None
+    assert game.narrate(E.StageSet(Stage(StageKind.DRAFT, 1)), names) is None
     assert game.narrate(E.CursorSet(-1, (0, 1)), names) is None
     assert game.narrate(E.TurnBegan(2), names) == "Turn 2 begins"
 

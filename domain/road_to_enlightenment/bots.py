@@ -36,6 +36,7 @@ from .commands import (
     SupportPass,
 )
 from .content import CATH, content
+from .state import StageKind
 
 __all__ = ["GreedyBot"]
 
@@ -304,14 +305,14 @@ class GreedyBot:
 
     def _choose(self, seen: Seen, legal: list[Any]) -> Any:
         kind = seen.kind
-        if kind == "assign":
+        if kind == StageKind.ASSIGN:
             target = plan_slots(seen)
             for card in sorted(seen.hand):
                 want = target.get(card, 0)
                 if seen.plan.get(card, 0) != want:
                     return PlaceLuminary(card, want)
             return ConfirmSlots()
-        if kind == "declare":
+        if kind == StageKind.DECLARE:
             if DeclareCensus() in legal and _census_score(seen, seen.chit, seen.slot(2)) > 0:
                 return DeclareCensus()
             actions = [c for c in legal if isinstance(c, DeclareLuminaryAction)]
@@ -330,17 +331,17 @@ class GreedyBot:
                 return best
             reorganize = [c for c in legal if isinstance(c, DeclareReorganize)]
             return reorganize[-1]
-        if kind == "respond":
+        if kind == StageKind.RESPOND:
             return max((c for c in legal if isinstance(c, Respond)), key=lambda c: len(c.cards))
-        if kind == "defend":
+        if kind == StageKind.DEFEND:
             lums = content().luminaries
             for c in legal:
                 if isinstance(c, DefendWith) and lums[c.card].stat("MIL") >= 3:
                     return c
             return DefenseDone(0)
-        if kind == "support":
+        if kind == StageKind.SUPPORT:
             return SupportPass() if SupportPass() in legal else legal[-1]
-        if kind == "reroll":
+        if kind == StageKind.REROLL:
             c = seen.view["combat"]
             assert c is not None and c["dice"]
             dice: list[int] = c["dice"]
@@ -349,19 +350,19 @@ class GreedyBot:
                 return Reroll(i) if dice[i] >= 4 else Reroll(None)
             i = min(range(len(dice)), key=lambda k: dice[k])
             return Reroll(i) if dice[i] <= 3 else Reroll(None)
-        if kind == "reorganize":
+        if kind == StageKind.REORGANIZE:
             peeked = [c.card for c in legal if isinstance(c, ReorganizePick) and c.card is not None]
             return ReorganizePick(max(peeked, key=card_value)) if peeked else ReorganizePick(None)
-        if kind == "arrest":
+        if kind == StageKind.ARREST:
             return min(legal, key=lambda c: card_value(c.card))
-        if kind == "draft":
+        if kind == StageKind.DRAFT:
             cards = [c.card for c in legal if isinstance(c, DraftPick)]
             return DraftPick(max(cards, key=lambda x: (card_value(x), x)))
-        if kind == "refill":
+        if kind == StageKind.REFILL:
             return max(legal, key=lambda c: len(c.favorites) if isinstance(c, RefillHand) else -1)
-        if kind == "offer":
+        if kind == StageKind.OFFER:
             return ExchangeOffer(None)
-        if kind == "phase3":
+        if kind == StageKind.PHASE3:
             return self._phase3(seen, legal)
         return legal[0]  # pay the war cost, skip forge/gift, refuse parley, help with 0, etc.
 

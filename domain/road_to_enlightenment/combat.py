@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from .content import (
     CATH,
@@ -27,7 +26,7 @@ from .events import (
     LuminariesMoved,
 )
 from .phases import finish_action
-from .state import Combat, State, replace
+from .state import Combat, CombatStep, RerollReason, StageKind, State, replace
 
 __all__ = [
     "can_support",
@@ -81,14 +80,14 @@ def declare_attack(
         route=route,
         enhancement=enhancement,
         coins=coins,
-        step="war",
+        step=CombatStep.WAR,
     )
     tx.emit(CombatSet(combat))
     if needs_war(st, seat, target):
         if power_type(enhancement) == "CASUS_BELLI":
             tx.emit(DiplomacyChanged(st.players[seat].nation, defender, "WAR", "casus belli"))
         else:
-            prompt(tx, "war", seat)
+            prompt(tx, StageKind.WAR, seat)
             return
     start_combat(tx)
 
@@ -101,7 +100,7 @@ def pay_war(tx: Tx, seat: int, cards: Sequence[str]) -> None:
     start_combat(tx)
 
 
-def _set_combat(tx: Tx, **changes: Any) -> Combat:
+def _set_combat(tx: Tx, **changes: object) -> Combat:
     assert tx.state.combat is not None
     c = replace(tx.state.combat, **changes)
     tx.emit(CombatSet(c))
@@ -112,8 +111,8 @@ def start_combat(tx: Tx) -> None:
     c = tx.state.combat
     assert c is not None
     if c.defender_seat >= 0:
-        _set_combat(tx, step="respond")
-        prompt(tx, "respond", c.defender_seat)  # DD-25: the defender may respond, once
+        _set_combat(tx, step=CombatStep.RESPOND)
+        prompt(tx, StageKind.RESPOND, c.defender_seat)  # DD-25: the defender may respond, once
     else:
         support_start(tx)
 
@@ -131,13 +130,13 @@ def respond(tx: Tx, seat: int, cards: Sequence[str]) -> None:
     if parley:
         remove(tx, seat, parley, "hand")  # Cornelis de Graeff: removed either way
         if tx.state.players[c.attacker].coins >= content().rules["costs"]["parley_coins"]:
-            _set_combat(tx, step="parley")
-            prompt(tx, "parley", c.attacker)
+            _set_combat(tx, step=CombatStep.PARLEY)
+            prompt(tx, StageKind.PARLEY, c.attacker)
         else:
             cancel_combat(tx)
         return
-    _set_combat(tx, step="defend")
-    prompt(tx, "defend", seat)
+    _set_combat(tx, step=CombatStep.DEFEND)
+    prompt(tx, StageKind.DEFEND, seat)
 
 
 def parley_answer(tx: Tx, seat: int, pay: bool) -> None:
@@ -151,8 +150,8 @@ def parley_answer(tx: Tx, seat: int, pay: bool) -> None:
         CoinsChanged(seat, -cost, "parley"),
         CoinsChanged(c.defender_seat, cost, "parley"),
     )
-    _set_combat(tx, step="defend")
-    prompt(tx, "defend", c.defender_seat)
+    _set_combat(tx, step=CombatStep.DEFEND)
+    prompt(tx, StageKind.DEFEND, c.defender_seat)
 
 
 def cancel_combat(tx: Tx) -> None:
@@ -164,7 +163,7 @@ def cancel_combat(tx: Tx) -> None:
 
 def defend_with(tx: Tx, seat: int, card: str) -> None:
     tx.emit(LuminariesMoved(seat, (card,), 1, "hand", "defense", "public", "defending stack"))
-    prompt(tx, "defend", seat)
+    prompt(tx, StageKind.DEFEND, seat)
 
 
 def defense_done(tx: Tx, seat: int, coins: int) -> None:
@@ -181,7 +180,7 @@ def support_start(tx: Tx) -> None:
     i = order.index(c.attacker)
     rotation = order[i + 1 :] + order[:i]
     queue = tuple(s for s in rotation if s not in (c.attacker, c.defender_seat))
-    _set_combat(tx, step="support", support_queue=queue)
+    _set_combat(tx, step=CombatStep.SUPPORT, support_queue=queue)
     support_next(tx)
 
 
@@ -191,7 +190,7 @@ def support_next(tx: Tx) -> None:
     if c.support_queue:
         seat = c.support_queue[0]
         _set_combat(tx, support_queue=c.support_queue[1:], support_side="")
-        prompt(tx, "support", seat)
+        prompt(tx, StageKind.SUPPORT, seat)
     else:
         roll(tx)
 
@@ -228,7 +227,7 @@ def support_with(tx: Tx, seat: int, side: str, card: str) -> None:
         _set_combat(tx, att_support=c.att_support + mil)
     else:
         _set_combat(tx, def_support=c.def_support + mil)
-    prompt(tx, "support", seat)
+    prompt(tx, StageKind.SUPPORT, seat)
 
 
 def support_finish(tx: Tx, seat: int, side: str, coins: int) -> None:
@@ -257,24 +256,24 @@ def roll(tx: Tx) -> None:
     n = dice_count(tx.state, c)
     dice = tuple(tx.rng.die(6) for _ in range(n))
     tx.emit(DiceRolled("DEFENSE", dice))
-    c = _set_combat(tx, dice=dice, step="poland")
+    c = _set_combat(tx, dice=dice, step=CombatStep.POLAND)
     if n:
         for s in (c.attacker, c.defender_seat):
             if s >= 0 and tx.state.players[s].nation == "POL":
-                prompt(tx, "reroll", s, data="POLAND")
+                prompt(tx, StageKind.REROLL, s, data=RerollReason.POLAND.value)
                 return
     ideas_step(tx)
 
 
 def ideas_step(tx: Tx) -> None:
-    c = _set_combat(tx, step="ideas")
+    c = _set_combat(tx, step=CombatStep.IDEAS)
     st = tx.state
     ia = stat(st.players[c.attacker].slots[st.slot - 1], "IDE")
     idf = stat(c.def_cards, "IDE") if c.defender_seat >= 0 else 0
     if c.dice and ia != idf:
         who = c.attacker if ia > idf else c.defender_seat
         if who >= 0:
-            prompt(tx, "reroll", who, data="IDEAS")
+            prompt(tx, StageKind.REROLL, who, data=RerollReason.IDEAS.value)
             return
     resolve_combat(tx)
 
@@ -289,7 +288,7 @@ def reroll(tx: Tx, seat: int, index: int | None) -> None:
         old, dice[index] = dice[index], new
         tx.emit(DieRerolled(seat, reason, index, old, new))
         _set_combat(tx, dice=tuple(dice))
-    if reason == "POLAND":
+    if reason == RerollReason.POLAND:
         ideas_step(tx)
     else:
         resolve_combat(tx)

@@ -8,9 +8,7 @@ rejection of the rest); the rule it reaches then only emits (``effects.Tx``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-import attrs
+from typing import assert_never
 
 from ..errors import GameOver, InvalidCommand, NotYourTurn, UnknownCommand
 from ..randomness import Rng
@@ -32,6 +30,7 @@ from .commands import (
     COMMAND_TYPES,
     AbandonCity,
     ArrestChoice,
+    Command,
     ConfirmSlots,
     DeclareAttack,
     DeclareCensus,
@@ -70,6 +69,7 @@ from .events import (
     CensusJoined,
     CoinsChanged,
     DiplomacyChanged,
+    Event,
     ExtraPickGranted,
     LuminariesMoved,
     OffersRevealed,
@@ -86,13 +86,13 @@ from .phases import (
     plan_slot,
     russia_move,
 )
-from .state import State
+from .state import StageKind, State, replace
 from .tracks import advance, retreat, shift_religion
 
 __all__ = ["decide"]
 
 
-def decide(state: State, seat: Seat, command: Any, rng: Rng) -> list[Any]:
+def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
     """The events ``command`` from ``seat`` causes, or the rejection it earns."""
     if type(command) not in COMMAND_TYPES:
         raise UnknownCommand(f"Road to Enlightenment has no command {type(command).__name__}")
@@ -117,7 +117,7 @@ def decide(state: State, seat: Seat, command: Any, rng: Rng) -> list[Any]:
     return tx.events
 
 
-def _apply(tx: Tx, seat: int, cmd: Any) -> None:
+def _apply(tx: Tx, seat: int, cmd: Command) -> None:
     match cmd:
         case PlaceLuminary(card=card, slot=slot):
             plan_slot(tx, seat, card, slot)
@@ -132,7 +132,7 @@ def _apply(tx: Tx, seat: int, cmd: Any) -> None:
         case ForgeAlliance(nation=nation, cards=cards):
             forge(tx, seat, nation, cards)
         case SkipForge():
-            prompt(tx, "gift", seat)
+            prompt(tx, StageKind.GIFT, seat)
         case GiveGift(ally=ally, cards=cards):
             gift(tx, seat, ally, cards)
         case SkipGift():
@@ -179,18 +179,18 @@ def _apply(tx: Tx, seat: int, cmd: Any) -> None:
             draft_pick(tx, seat, card)
         case RefillHand(favorites=favs):
             refill(tx, seat, favs)
-        case _:  # pragma: no cover - every command type is matched above
-            raise UnknownCommand(type(cmd).__name__)
+        case unreachable:
+            assert_never(unreachable)
 
 
-def _normalise(command: Any) -> Any:
+def _normalise(command: Command) -> Command:
     """The canonical form: card lists sorted (their order carries no meaning)."""
-    changes = {}
+    changes: dict[str, tuple[str, ...]] = {}
     for name in ("cards", "favorites", "cost"):
         value = getattr(command, name, None)
         if isinstance(value, tuple) and all(isinstance(x, str) for x in value):
             changes[name] = tuple(sorted(value))
-    return attrs.evolve(command, **changes) if changes else command
+    return replace(command, **changes) if changes else command
 
 
 # -- the actions of phase 2 (§7.1, §7.4-§7.7) ----------------------------------------
@@ -214,7 +214,7 @@ def declare_reorganize(tx: Tx, seat: int, enhancement: str | None) -> None:
         finish_action(tx, seat)
         return
     tx.emit(LuminariesMoved(seat, deck[:n], n, "deck", "peek", "owner", "reorganize peek"))
-    prompt(tx, "reorganize", seat)
+    prompt(tx, StageKind.REORGANIZE, seat)
 
 
 def reorganize_pick(tx: Tx, seat: int, card: str | None) -> None:
@@ -271,7 +271,7 @@ def declare_luminary_action(
     elif power.type == "ARREST":
         hand = tx.state.players[victim].hand
         if any(not content().luminaries[c].favorite for c in hand):
-            prompt(tx, "arrest", victim, other=seat)
+            prompt(tx, StageKind.ARREST, victim, other=seat)
             return
     finish_action(tx, seat, removed)
 
@@ -290,13 +290,13 @@ def declare_diplomacy(tx: Tx, seat: int) -> None:
     slot = tx.state.slot
     reveal(tx, seat, slot)
     tx.emit(ActionDeclared(seat, slot, "DIPLOMACY"))
-    prompt(tx, "forge", seat)
+    prompt(tx, StageKind.FORGE, seat)
 
 
 def forge(tx: Tx, seat: int, nation: str, cards: Sequence[str]) -> None:
     exhaust(tx, seat, cards, f"slot{tx.state.slot}")
     tx.emit(DiplomacyChanged(tx.state.players[seat].nation, nation, "ALLY", "forged"))
-    prompt(tx, "gift", seat)
+    prompt(tx, StageKind.GIFT, seat)
 
 
 def gift(tx: Tx, seat: int, ally: int, cards: Sequence[str]) -> None:
@@ -306,7 +306,7 @@ def gift(tx: Tx, seat: int, ally: int, cards: Sequence[str]) -> None:
         PrestigeChanged(seat, 1, "gift"),
         PrestigeChanged(ally, 1, "gift"),
     )
-    prompt(tx, "offer", seat, other=ally, waiting=(seat, ally))
+    prompt(tx, StageKind.OFFER, seat, other=ally, waiting=(seat, ally))
 
 
 def exchange_offer(tx: Tx, seat: int, card: str | None) -> None:
@@ -320,7 +320,7 @@ def exchange_offer(tx: Tx, seat: int, card: str | None) -> None:
     if a and b:
         prompt(
             tx,
-            "accept",
+            StageKind.ACCEPT,
             st.seat,
             other=st.other,
             waiting=(st.seat, st.other),

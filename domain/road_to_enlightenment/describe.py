@@ -10,13 +10,15 @@ the events that matter to a player say it all.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..narration import Names, join_words, plural
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed
+from ..viewers import Viewer
 from . import events as E
 from .content import CATH, content
-from .glossary import words
+from .events import Event
+from .glossary import Words, words
+from .state import RerollReason, StageKind, State
 
 __all__ = ["QUIET", "Reader", "final_lines", "narrate", "prompt", "summary"]
 
@@ -61,7 +63,7 @@ class Reader:
         return plural(count, what, "luminaries" if what == "luminary" else None)
 
 
-def _zone(w: Any, zone: str) -> str:
+def _zone(w: Words, zone: str) -> str:
     if zone.startswith("slot"):
         return f"action slot {zone[4:]}"
     if zone.startswith("row:"):
@@ -124,14 +126,14 @@ def summary(scores: Sequence[int], ranking: Sequence[int], labels: Sequence[str]
     return f"{labels[w]} wins with {scores[w]} prestige"
 
 
-def narrate(event: Any, names: Names) -> str | None:
+def narrate(event: Event, names: Names) -> str | None:
     if isinstance(event, QUIET):
         return None
     text = _sentence(event, Reader(names))
     return None if text is None else _cap(text)
 
 
-def _sentence(event: Any, r: Reader) -> str | None:
+def _sentence(event: Event, r: Reader) -> str | None:
     w = r.w
     seat = r.seat
     match event:
@@ -230,7 +232,9 @@ def _sentence(event: Any, r: Reader) -> str | None:
                 return f"The {w.religion(side)} minority rolls 3 dice: {rolled}"
             return f"Defense dice: {rolled}" if v else "No defense dice are rolled"
         case E.DieRerolled(seat=s, reason=why, old=old, new=new):
-            because = "with Winged Hussars" if why == "POLAND" else "for having more ideas"
+            because = (
+                "with Winged Hussars" if why == RerollReason.POLAND else "for having more ideas"
+            )
             return f"{seat(s)} rerolls a {old} {because}: {new}"
         case E.CombatResolved(
             city=city, attack=a, defense=d, winner=win, mode=mode, negotiation=neg
@@ -388,13 +392,13 @@ def _revealed(r: Reader, choices: Sequence[tuple[int, Sequence[str]]]) -> str:
     return "The sealed choices are revealed"
 
 
-def table_names(state: Any, viewer: Any) -> Names:
+def table_names(state: State, viewer: Viewer) -> Names:
     """The seats by nation (a view has no player names)."""
     c = content()
     return Names(tuple(c.nations[p.nation].name for p in state.players), (), viewer)
 
 
-def prompt(state: Any, viewer: Any) -> str:
+def prompt(state: State, viewer: Viewer) -> str:
     """What the game waits for, in one sentence for ``viewer``."""
     from .legal import to_act
 
@@ -402,7 +406,7 @@ def prompt(state: Any, viewer: Any) -> str:
     w = r.w
     st = state.stage
     kind = st.kind
-    if kind == "over":
+    if kind == StageKind.OVER:
         return "Game over: " + summary(
             tuple(p.score for p in state.players), state.ranking, r.names.labels
         )
@@ -419,14 +423,14 @@ def prompt(state: Any, viewer: Any) -> str:
         "ART",
         "RELIGION",
     )
-    if kind == "assign":
+    if kind == StageKind.ASSIGN:
         if mine:
             return (
                 "Place luminaries face down in your 3 action slots (any number in each), "
                 "then confirm"
             )
         return f"Waiting for {waiting} to plan their action slots"
-    if kind == "declare":
+    if kind == StageKind.DECLARE:
         if mine:
             census_too = " or support the census" if census and state.slot == 2 else ""
             return (
@@ -434,71 +438,71 @@ def prompt(state: Any, viewer: Any) -> str:
                 f"action{census_too}"
             )
         return f"{one} reveals action slot {state.slot} and declares an action"
-    texts: dict[str, tuple[str, str]] = {
-        "war": (
+    texts: dict[StageKind, tuple[str, str]] = {
+        StageKind.WAR: (
             f"Exhaust 5 politics from the attacking stack to declare war for {city}",
             f"{attacker} must pay 5 politics to declare war",
         ),
-        "respond": (
+        StageKind.RESPOND: (
             f"You are attacked at {city}: play response luminaries from your hand, or none",
             f"{one} may respond to the attack on {city}",
         ),
-        "parley": (
+        StageKind.PARLEY: (
             "Parley: pay the defender 3 coins, or the attack is called off",
             f"{one} decides whether to pay for the parley",
         ),
-        "defend": (
+        StageKind.DEFEND: (
             f"Defend {city}: add luminaries from your hand to the defending stack, then coins",
             f"{one} builds a defending stack for {city}",
         ),
-        "support": (
+        StageKind.SUPPORT: (
             f"Support the attacker or the defender of {city} with luminaries and coins, or pass",
             f"{one} may support a side in the battle for {city}",
         ),
-        "reroll": ("You may reroll one defense die", f"{one} may reroll a defense die"),
-        "forge": (
+        StageKind.REROLL: ("You may reroll one defense die", f"{one} may reroll a defense die"),
+        StageKind.FORGE: (
             "Diplomacy: forge a new alliance (exhaust 5 politics), or skip",
             f"{one} may forge an alliance",
         ),
-        "gift": (
+        StageKind.GIFT: (
             "Diplomacy: exchange gifts with an ally (5 ideas, 5 art and 5 coins), or skip",
             f"{one} may exchange gifts with an ally",
         ),
-        "offer": (
+        StageKind.OFFER: (
             "Offer a lesser luminary from your discard pile for the exchange, or none",
             f"Waiting for {waiting} to make exchange offers",
         ),
-        "accept": (
+        StageKind.ACCEPT: (
             "Accept the exchange of luminaries, or decline it",
             f"Waiting for {waiting} to decide on the exchange",
         ),
-        "reorganize": (
+        StageKind.REORGANIZE: (
             "Reorganize: take one of the luminaries you see into your hand, or none",
             f"{one} reorganizes the draw deck",
         ),
-        "arrest": (
+        StageKind.ARREST: (
             "Arrested: choose a lesser luminary from your hand to put into the box",
             f"{one} chooses a luminary to lose",
         ),
-        "russia": (
+        StageKind.RUSSIA: (
             "Westernization: advance your science or art marker by 1, or not",
             f"{one} may use Westernization",
         ),
-        "phase3": (
+        StageKind.PHASE3: (
             "Choose how your religious stat counts in action slot 3",
             f"Waiting for {waiting} to choose how their religious stat counts",
         ),
-        "help": (
+        StageKind.HELP: (
             f"{r.seat(st.other) if st.other >= 0 else 'An ally'} is short of coins for "
             "upkeep: help with coins, or not",
             f"{one} may help with upkeep",
         ),
-        "abandon": (
+        StageKind.ABANDON: (
             f"Upkeep unpaid: choose a foreign city to abandon ({st.n} more)",
             f"{one} abandons foreign cities",
         ),
-        "draft": ("Draft a face-up lesser luminary", f"{one} drafts a luminary"),
-        "refill": (
+        StageKind.DRAFT: ("Draft a face-up lesser luminary", f"{one} drafts a luminary"),
+        StageKind.REFILL: (
             "Take favorites from your nation mat back into your hand; the rest is drawn",
             f"Waiting for {waiting} to refill their hands",
         ),
@@ -507,7 +511,7 @@ def prompt(state: Any, viewer: Any) -> str:
     return yours if mine else theirs
 
 
-def score_parts(state: Any, seat: int) -> list[tuple[str, int]]:
+def score_parts(state: State, seat: int) -> list[tuple[str, int]]:
     """The scoring of phase 4a for ``seat`` at ``state``, category by category as the
     rulebook lists it (same sum as ``draft.score_deltas``)."""
     from .content import ANTI
@@ -540,7 +544,7 @@ def score_parts(state: Any, seat: int) -> list[tuple[str, int]]:
     return parts
 
 
-def final_lines(state: Any, seat: int) -> list[tuple[str, int]]:
+def final_lines(state: State, seat: int) -> list[tuple[str, int]]:
     """A player's final prestige as lines that add up to it: what they held before the last
     scoring, then that scoring's categories (the final turn is always a scoring turn); a
     game ended early by elimination has no final scoring to show."""

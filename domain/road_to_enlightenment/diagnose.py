@@ -7,12 +7,12 @@ broken rule. Messages never mention a card the sender cannot see.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..errors import DomainError, InvalidCommand, RuleViolation
 from .combat import needs_war
 from .commands import (
     AbandonCity,
+    Command,
     DeclareAttack,
     DeclareCensus,
     DeclareLuminaryAction,
@@ -41,7 +41,7 @@ def _v(message: str, code: str) -> RuleViolation:
     return RuleViolation(message, code=code)
 
 
-def diagnose(state: State, seat: int, cmd: Any) -> DomainError:
+def diagnose(state: State, seat: int, cmd: Command) -> DomainError:
     kind = state.stage.kind
     if type(cmd) not in EXPECTED.get(kind, ()):
         return _v(
@@ -55,7 +55,7 @@ def diagnose(state: State, seat: int, cmd: Any) -> DomainError:
     return found or _v(f"that {type(cmd).__name__} is not legal now", "illegal_command")
 
 
-def _specific(state: State, seat: int, cmd: Any) -> DomainError | None:
+def _specific(state: State, seat: int, cmd: Command) -> DomainError | None:
     c = content()
     p = state.players[seat]
     lums = c.luminaries

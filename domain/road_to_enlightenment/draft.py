@@ -21,7 +21,7 @@ from .events import (
     ScoringApplied,
     TurnBegan,
 )
-from .state import State, religion_of
+from .state import DraftRound, StageKind, State, religion_of
 
 __all__ = [
     "draft_finish",
@@ -106,7 +106,12 @@ def draft_next(tx: Tx) -> None:
             seat = q[0]
             tx.emit(CursorSet(st.slot, q[1:]))
             if legal_draft(tx.state, seat):
-                prompt(tx, "draft", seat, data="EXTRA" if extra else "BASE")
+                prompt(
+                    tx,
+                    StageKind.DRAFT,
+                    seat,
+                    data=(DraftRound.EXTRA if extra else DraftRound.BASE).value,
+                )
                 return
             tx.emit(DraftPickForgone(seat))
             if extra:
@@ -166,7 +171,7 @@ def draft_finish(tx: Tx) -> None:
         else:
             draw(tx, seat, tx.state.hand_size(seat) - len(p.hand))
     if waiting:
-        prompt(tx, "refill", waiting=tuple(waiting))
+        prompt(tx, StageKind.REFILL, waiting=tuple(waiting))
     else:
         end_round(tx)
 
@@ -182,7 +187,7 @@ def refill(tx: Tx, seat: int, favorites: Sequence[str]) -> None:
     draw(tx, seat, tx.state.hand_size(seat) - len(p.hand))
     waiting = tuple(s for s in tx.state.stage.waiting if s != seat)
     if waiting:
-        prompt(tx, "refill", waiting=waiting)
+        prompt(tx, StageKind.REFILL, waiting=waiting)
     else:
         end_round(tx)
 
@@ -193,4 +198,4 @@ def end_round(tx: Tx) -> None:
 
 
 def start_assign(tx: Tx) -> None:
-    prompt(tx, "assign", waiting=tuple(tx.state.order))
+    prompt(tx, StageKind.ASSIGN, waiting=tuple(tx.state.order))

@@ -10,7 +10,6 @@ scoring, end of game) therefore run inside the command that completes the step b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..randomness import Rng
 from ..transaction import Transaction
@@ -29,7 +28,7 @@ from .events import (
     StageSet,
 )
 from .evolve import evolve
-from .state import Stage, State
+from .state import Stage, StageKind, State
 
 __all__ = ["Tx", "draw", "eliminate", "end_game", "exhaust", "prompt", "remove", "reveal"]
 
@@ -64,8 +63,18 @@ def remove(tx: Tx, seat: int, cards: Sequence[str], src: str) -> None:
         tx.emit(LuminariesMoved(seat, tuple(cards), len(cards), src, "aside", "public", "removed"))
 
 
-def prompt(tx: Tx, kind: str, seat: int = -1, **kw: Any) -> None:
-    tx.emit(StageSet(Stage(kind, seat, **kw)))
+def prompt(
+    tx: Tx,
+    kind: StageKind,
+    seat: int = -1,
+    *,
+    other: int = -1,
+    n: int = 0,
+    data: str = "",
+    waiting: tuple[int, ...] = (),
+) -> None:
+    """Wait for ``kind`` (see :class:`StageKind` for what the other fields mean)."""
+    tx.emit(StageSet(Stage(kind, seat, other, n, data, waiting)))
 
 
 def draw(tx: Tx, seat: int, n: int) -> None:

@@ -15,7 +15,7 @@ import attrs
 from ..secrets import event, secret
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed
 from ..viewers import Viewer
-from .state import Combat, Stage
+from .state import Combat, Stage, StageKind
 
 __all__ = [
     "EVENT_TYPES",
@@ -64,7 +64,7 @@ def _moved_visible(e: LuminariesMoved, viewer: Viewer) -> bool:
 
 
 def _stage_visible(e: StageSet, viewer: Viewer) -> bool:
-    return e.stage.kind != "accept" or viewer.seat in (e.stage.seat, e.stage.other)
+    return e.stage.kind != StageKind.ACCEPT or viewer.seat in (e.stage.seat, e.stage.other)
 
 
 def _stage_blank(e: StageSet) -> Stage:

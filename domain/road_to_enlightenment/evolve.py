@@ -23,6 +23,7 @@ from .events import (
     DiplomacyChanged,
     DraftOwed,
     DraftPickForgone,
+    Event,
     ExtraPickGranted,
     GameEnded,
     LuminariesMoved,
@@ -44,12 +45,13 @@ from .events import (
     TurnBegan,
     TurnOrderSet,
 )
-from .state import Player, Stage, State, pair_key, replace
+from .state import SIMULTANEOUS, Player, Stage, StageKind, State, pair_key, replace
 
 __all__ = ["evolve"]
 
 PLAYER_ZONES = ("hand", "deck", "discard", "mat", "aside", "peek")
 SLOT_ZONES = {"slot1": 0, "slot2": 1, "slot3": 2}
+_OVER = Stage(StageKind.OVER)
 
 
 def _set_player(state: State, seat: int, player: Player) -> State:
@@ -157,7 +159,7 @@ def _nations(state: State, e: NationsAssigned) -> State:
     )
 
 
-def _player(state: State, seat: int, **changes: Any) -> State:
+def _player(state: State, seat: int, **changes: object) -> State:
     return _set_player(state, seat, replace(state.players[seat], **changes))
 
 
@@ -259,12 +261,14 @@ def _choices_revealed(state: State, e: ChoicesRevealed) -> State:
 
 def _stage(state: State, e: StageSet) -> State:
     stage: Stage = e.stage
-    if stage.kind in ("assign", "phase3", "offer", "accept"):
+    if stage.kind in SIMULTANEOUS:
         seats = stage.waiting
         return replace(state, stage=stage, choices=SecretChoices.open(seats))
     return replace(state, stage=stage)
 
 
+# Each handler takes its own event type: no one Callable type says so, hence Any. A dict
+# lookup by type is the fold's hot path (a match would try the cases one by one).
 _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     NationsAssigned: _nations,
     ChitsPlaced: lambda s, e: replace(s, chits=e.chits),
@@ -306,11 +310,11 @@ _HANDLERS: dict[type, Callable[[State, Any], State]] = {
     DraftPickForgone: lambda s, e: s,
     PowerUsed: lambda s, e: _player(s, e.seat, russia_used=True),
     TurnBegan: _turn_began,
-    GameEnded: lambda s, e: replace(s, ranking=e.ranking, stage=Stage("over")),
+    GameEnded: lambda s, e: replace(s, ranking=e.ranking, stage=_OVER),
 }
 
 
-def evolve(state: State, event: Any) -> State:
+def evolve(state: State, event: Event) -> State:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"not a Road to Enlightenment event: {event!r}")

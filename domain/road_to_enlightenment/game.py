@@ -10,14 +10,14 @@ from ..game import GameBase, Options, OptionSpec, Result
 from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
-from .commands import COMMAND_TYPES
+from .commands import COMMAND_TYPES, Command
 from .content import content
 from .decide import decide
 from .describe import QUIET, final_lines
 from .describe import narrate as _narrate
 from .describe import prompt as _prompt
 from .describe import summary as _summary
-from .events import EVENT_TYPES
+from .events import EVENT_TYPES, Event
 from .events import is_horizon as _is_horizon
 from .evolve import evolve
 from .glossary import build_glossary
@@ -29,7 +29,7 @@ from .view import RoadView, full_view, hidden_values
 __all__ = ["RoadToEnlightenment"]
 
 
-class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types by issue 11
+class RoadToEnlightenment(GameBase[State, Command, Event]):
     name: ClassVar[str] = "road-to-enlightenment"
     title: ClassVar[str] = "Road to Enlightenment"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -54,7 +54,7 @@ class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types b
     event_types: ClassVar[tuple[type, ...]] = EVENT_TYPES
     quiet_events: ClassVar[tuple[type, ...]] = QUIET
 
-    def is_horizon(self, event: Any) -> bool:
+    def is_horizon(self, event: Event) -> bool:
         """Information horizons (``domain.undo``): ``events.is_horizon``."""
         return _is_horizon(event)
 
@@ -89,17 +89,17 @@ class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types b
             nations=str(options.get("nations", "seats")),
         )
 
-    def setup(self, state: State, ctx: Context) -> Sequence[Any]:
+    def setup(self, state: State, ctx: Context) -> Sequence[Event]:
         return setup_events(state, ctx.rng)
 
     def fork_reshuffle(self, state: State, ctx: Context) -> Sequence[Any]:
         return fork_reshuffle_events(state, ctx.rng)
 
     # -- deciding ---------------------------------------------------------------------------
-    def decide(self, state: State, seat: Seat, command: Any, ctx: Context) -> Sequence[Any]:
+    def decide(self, state: State, seat: Seat, command: Command, ctx: Context) -> Sequence[Event]:
         return decide(state, seat, command, ctx.rng)
 
-    def evolve(self, state: State, event: Any) -> State:
+    def evolve(self, state: State, event: Event) -> State:
         return evolve(state, event)
 
     # -- queries ----------------------------------------------------------------------------
@@ -109,7 +109,7 @@ class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types b
     def to_act(self, state: State) -> frozenset[Seat]:
         return to_act(state)
 
-    def legal_commands(self, state: State, seat: Seat) -> Sequence[Any]:
+    def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
         return legal_commands(state, seat)
 
     def result(self, state: State) -> Result | None:
@@ -138,7 +138,7 @@ class RoadToEnlightenment(GameBase[Any, Any, Any]):  # bound to the real types b
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         return hidden_values(state, viewer)
 
-    def narrate(self, event: Any, names: Names) -> str | None:
+    def narrate(self, event: Event, names: Names) -> str | None:
         return _narrate(event, names)
 
     def glossary(self) -> dict[str, GlossaryEntry]:

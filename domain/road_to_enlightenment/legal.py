@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import assert_never
 
 from .combat import can_support, needs_war
 from .commands import (
     AbandonCity,
     ArrestChoice,
+    Command,
     ConfirmSlots,
     DeclareAttack,
     DeclareCensus,
@@ -46,52 +47,70 @@ from .commands import (
 )
 from .content import ANTI, CATH, VICTIM_POWERS, content, forbidden_color, power_type, stat
 from .draft import legal_draft
-from .state import State, religion_of
+from .state import StageKind, State, religion_of
 
 __all__ = ["EXPECTED", "attack_targets", "legal_commands", "may_act", "minimal_sets", "to_act"]
 
 # Which command types each stage accepts (for the ``wrong_state`` rejection).
-EXPECTED: dict[str, tuple[type, ...]] = {
-    "assign": (PlaceLuminary, ConfirmSlots),
-    "declare": (
+EXPECTED: dict[StageKind, tuple[type[Command], ...]] = {
+    StageKind.ASSIGN: (PlaceLuminary, ConfirmSlots),
+    StageKind.DECLARE: (
         DeclareAttack,
         DeclareDiplomacy,
         DeclareReorganize,
         DeclareLuminaryAction,
         DeclareCensus,
     ),
-    "war": (PayWarCost,),
-    "respond": (Respond,),
-    "parley": (ParleyAnswer,),
-    "defend": (DefendWith, DefenseDone),
-    "support": (SupportPass, SupportWith, SupportFinish),
-    "reroll": (Reroll,),
-    "forge": (ForgeAlliance, SkipForge),
-    "gift": (GiveGift, SkipGift),
-    "offer": (ExchangeOffer,),
-    "accept": (ExchangeDecision,),
-    "reorganize": (ReorganizePick,),
-    "arrest": (ArrestChoice,),
-    "russia": (RussiaMove,),
-    "phase3": (Phase3Choices,),
-    "help": (HelpUpkeep,),
-    "abandon": (AbandonCity,),
-    "draft": (DraftPick,),
-    "refill": (RefillHand,),
+    StageKind.WAR: (PayWarCost,),
+    StageKind.RESPOND: (Respond,),
+    StageKind.PARLEY: (ParleyAnswer,),
+    StageKind.DEFEND: (DefendWith, DefenseDone),
+    StageKind.SUPPORT: (SupportPass, SupportWith, SupportFinish),
+    StageKind.REROLL: (Reroll,),
+    StageKind.FORGE: (ForgeAlliance, SkipForge),
+    StageKind.GIFT: (GiveGift, SkipGift),
+    StageKind.OFFER: (ExchangeOffer,),
+    StageKind.ACCEPT: (ExchangeDecision,),
+    StageKind.REORGANIZE: (ReorganizePick,),
+    StageKind.ARREST: (ArrestChoice,),
+    StageKind.RUSSIA: (RussiaMove,),
+    StageKind.PHASE3: (Phase3Choices,),
+    StageKind.HELP: (HelpUpkeep,),
+    StageKind.ABANDON: (AbandonCity,),
+    StageKind.DRAFT: (DraftPick,),
+    StageKind.REFILL: (RefillHand,),
 }
-
-SIMULTANEOUS = ("assign", "phase3", "offer", "accept")
 
 
 def to_act(state: State) -> frozenset[int]:
     st = state.stage
-    if st.kind in ("over", "setup"):
-        return frozenset()
-    if st.kind in SIMULTANEOUS:
-        return state.choices.waiting_on
-    if st.kind == "refill":
-        return frozenset(st.waiting)
-    return frozenset({st.seat})
+    match st.kind:
+        case StageKind.OVER | StageKind.SETUP:
+            return frozenset()
+        case StageKind.ASSIGN | StageKind.PHASE3 | StageKind.OFFER | StageKind.ACCEPT:
+            return state.choices.waiting_on  # the simultaneous stages
+        case StageKind.REFILL:
+            return frozenset(st.waiting)
+        case (
+            StageKind.DECLARE
+            | StageKind.WAR
+            | StageKind.RESPOND
+            | StageKind.PARLEY
+            | StageKind.DEFEND
+            | StageKind.SUPPORT
+            | StageKind.REROLL
+            | StageKind.FORGE
+            | StageKind.GIFT
+            | StageKind.REORGANIZE
+            | StageKind.ARREST
+            | StageKind.RUSSIA
+            | StageKind.HELP
+            | StageKind.ABANDON
+            | StageKind.DRAFT
+        ):
+            return frozenset({st.seat})
+        case unreachable:
+            assert_never(unreachable)
 
 
 @lru_cache(maxsize=50_000)
@@ -153,10 +172,10 @@ def _enhancements(stack: Sequence[str], types: tuple[str, ...]) -> list[str]:
     return [x for x in stack if power_type(x) in types]
 
 
-def _declare(state: State, seat: int) -> list[Any]:
+def _declare(state: State, seat: int) -> list[Command]:
     slot = state.stage.n
     stack = state.players[seat].slots[slot - 1]
-    out: list[Any] = [DeclareDiplomacy(), DeclareReorganize(None)]
+    out: list[Command] = [DeclareDiplomacy(), DeclareReorganize(None)]
     out += [DeclareReorganize(e) for e in _enhancements(stack, ("SCHOLAR",))]
     if slot == 2 and state.chits[state.turn - 1] in ("SCIENCE", "ART", "RELIGION"):
         out.append(DeclareCensus())
@@ -198,11 +217,11 @@ def _declare(state: State, seat: int) -> list[Any]:
     return out
 
 
-def _support(state: State, seat: int) -> list[Any]:
+def _support(state: State, seat: int) -> list[Command]:
     c = state.combat
     assert c is not None
     p = state.players[seat]
-    out: list[Any] = []
+    out: list[Command] = []
     if not c.support_side:
         out.append(SupportPass())
         for side in ("ATTACKER", "DEFENDER"):
@@ -216,8 +235,8 @@ def _support(state: State, seat: int) -> list[Any]:
     return out
 
 
-def _gift(state: State, seat: int) -> list[Any]:
-    out: list[Any] = [SkipGift()]
+def _gift(state: State, seat: int) -> list[Command]:
+    out: list[Command] = [SkipGift()]
     me = state.players[seat]
     costs = content().rules["costs"]
     if me.nation == "POL" or me.coins < costs["gift_coins"]:
@@ -234,8 +253,8 @@ def _gift(state: State, seat: int) -> list[Any]:
     return out
 
 
-def _forge(state: State, seat: int) -> list[Any]:
-    out: list[Any] = [SkipForge()]
+def _forge(state: State, seat: int) -> list[Command]:
+    out: list[Command] = [SkipForge()]
     me = state.players[seat]
     stack = me.slots[state.slot - 1]
     sets = minimal_sets(stack, {"POL": content().rules["costs"]["alliance_politics"]})
@@ -252,7 +271,7 @@ def _subsets(items: Sequence[str]) -> list[tuple[str, ...]]:
     return [s for k in range(len(items) + 1) for s in combinations(items, k)]
 
 
-def _offer(state: State, seat: int) -> list[Any]:
+def _offer(state: State, seat: int) -> list[Command]:
     st = state.stage
     other = st.other if seat == st.seat else st.seat
     banned = forbidden_color(religion_of(state, other))
@@ -263,7 +282,7 @@ def _offer(state: State, seat: int) -> list[Any]:
     return [ExchangeOffer(None), *(ExchangeOffer(x) for x in cards)]
 
 
-def _phase3(state: State, seat: int) -> list[Any]:
+def _phase3(state: State, seat: int) -> list[Command]:
     stack = state.players[seat].slots[2]
     rel = religion_of(state, seat)
     if rel == CATH:
@@ -277,13 +296,13 @@ def _phase3(state: State, seat: int) -> list[Any]:
     return [Phase3Choices()]
 
 
-def _refill(state: State, seat: int) -> list[Any]:
+def _refill(state: State, seat: int) -> list[Command]:
     p = state.players[seat]
     room = state.hand_size(seat) - len(p.hand)
     return [RefillHand(s) for s in _subsets(p.mat) if len(s) <= room]
 
 
-def _assign(state: State, seat: int) -> list[Any]:
+def _assign(state: State, seat: int) -> list[Command]:
     """Plan moves, and ConfirmSlots until committed.
 
     DD-38: a seat that has committed may still change its plan until the last seat commits;
@@ -291,7 +310,7 @@ def _assign(state: State, seat: int) -> list[Any]:
     """
     p = state.players[seat]
     planned = dict(p.plan)
-    out: list[Any] = []
+    out: list[Command] = []
     for card in sorted(p.hand):
         cur = planned.get(card, 0)
         out += [PlaceLuminary(card, s) for s in range(4) if s != cur]
@@ -305,73 +324,79 @@ def may_act(state: State, seat: int) -> bool:
     revising their phase-1 plan (DD-38), whom the game does not wait for."""
     if seat in to_act(state):
         return True
-    return state.stage.kind == "assign" and seat in state.choices.seats
+    return state.stage.kind == StageKind.ASSIGN and seat in state.choices.seats
 
 
-def _stage_commands(state: State, seat: int) -> list[Any]:
+def _stage_commands(state: State, seat: int) -> list[Command]:
     st = state.stage
     kind = st.kind
     p = state.players[seat]
     c = state.combat
-    if kind == "assign":
-        return _assign(state, seat)
-    if kind == "declare":
-        return _declare(state, seat)
-    if kind == "war":
-        assert c is not None
-        stack = [x for x in p.slots[state.slot - 1] if x != c.enhancement]
-        return [PayWarCost(s) for s in minimal_sets(stack, {"POL": 5})]
-    if kind == "respond":
-        cards = [x for x in p.hand if power_type(x) in ("FORTIFY", "LEVY", "PARLEY")]
-        return [Respond(s) for s in _subsets(cards)]
-    if kind == "parley":
-        cost = content().rules["costs"]["parley_coins"]
-        return (
-            [ParleyAnswer(True), ParleyAnswer(False)] if p.coins >= cost else [ParleyAnswer(False)]
-        )
-    if kind == "defend":
-        return [
-            *(DefendWith(x) for x in sorted(p.hand)),
-            *(DefenseDone(k) for k in range(p.coins + 1)),
-        ]
-    if kind == "support":
-        return _support(state, seat)
-    if kind == "reroll":
-        assert c is not None
-        return [Reroll(None), *(Reroll(i) for i in range(len(c.dice)))]
-    if kind == "forge":
-        return _forge(state, seat)
-    if kind == "gift":
-        return _gift(state, seat)
-    if kind == "offer":
-        return _offer(state, seat) if seat in state.choices.waiting_on else []
-    if kind == "accept":
-        return (
-            [ExchangeDecision(True), ExchangeDecision(False)]
-            if seat in state.choices.waiting_on
-            else []
-        )
-    if kind == "reorganize":
-        return [ReorganizePick(None), *(ReorganizePick(x) for x in sorted(p.peek))]
-    if kind == "arrest":
-        lums = content().luminaries
-        return [ArrestChoice(x) for x in sorted(p.hand) if not lums[x].favorite]
-    if kind == "russia":
-        return [RussiaMove(None), RussiaMove("SCI"), RussiaMove("ART")]
-    if kind == "phase3":
-        return _phase3(state, seat) if seat in state.choices.waiting_on else []
-    if kind == "help":
-        return [HelpUpkeep(k) for k in range(min(p.coins, state.shortfall[st.other]) + 1)]
-    if kind == "abandon":
-        return [AbandonCity(x) for x in sorted(state.foreign(seat))]
-    if kind == "draft":
-        return [DraftPick(x) for x in sorted(legal_draft(state, seat))]
-    if kind == "refill":
-        return _refill(state, seat)
-    return []
+    match kind:
+        case StageKind.ASSIGN:
+            return _assign(state, seat)
+        case StageKind.DECLARE:
+            return _declare(state, seat)
+        case StageKind.WAR:
+            assert c is not None
+            stack = [x for x in p.slots[state.slot - 1] if x != c.enhancement]
+            return [PayWarCost(s) for s in minimal_sets(stack, {"POL": 5})]
+        case StageKind.RESPOND:
+            cards = [x for x in p.hand if power_type(x) in ("FORTIFY", "LEVY", "PARLEY")]
+            return [Respond(s) for s in _subsets(cards)]
+        case StageKind.PARLEY:
+            cost = content().rules["costs"]["parley_coins"]
+            return (
+                [ParleyAnswer(True), ParleyAnswer(False)]
+                if p.coins >= cost
+                else [ParleyAnswer(False)]
+            )
+        case StageKind.DEFEND:
+            return [
+                *(DefendWith(x) for x in sorted(p.hand)),
+                *(DefenseDone(k) for k in range(p.coins + 1)),
+            ]
+        case StageKind.SUPPORT:
+            return _support(state, seat)
+        case StageKind.REROLL:
+            assert c is not None
+            return [Reroll(None), *(Reroll(i) for i in range(len(c.dice)))]
+        case StageKind.FORGE:
+            return _forge(state, seat)
+        case StageKind.GIFT:
+            return _gift(state, seat)
+        case StageKind.OFFER:
+            return _offer(state, seat) if seat in state.choices.waiting_on else []
+        case StageKind.ACCEPT:
+            return (
+                [ExchangeDecision(True), ExchangeDecision(False)]
+                if seat in state.choices.waiting_on
+                else []
+            )
+        case StageKind.REORGANIZE:
+            return [ReorganizePick(None), *(ReorganizePick(x) for x in sorted(p.peek))]
+        case StageKind.ARREST:
+            lums = content().luminaries
+            return [ArrestChoice(x) for x in sorted(p.hand) if not lums[x].favorite]
+        case StageKind.RUSSIA:
+            return [RussiaMove(None), RussiaMove("SCI"), RussiaMove("ART")]
+        case StageKind.PHASE3:
+            return _phase3(state, seat) if seat in state.choices.waiting_on else []
+        case StageKind.HELP:
+            return [HelpUpkeep(k) for k in range(min(p.coins, state.shortfall[st.other]) + 1)]
+        case StageKind.ABANDON:
+            return [AbandonCity(x) for x in sorted(state.foreign(seat))]
+        case StageKind.DRAFT:
+            return [DraftPick(x) for x in sorted(legal_draft(state, seat))]
+        case StageKind.REFILL:
+            return _refill(state, seat)
+        case StageKind.SETUP | StageKind.OVER:
+            return []
+        case unreachable:
+            assert_never(unreachable)
 
 
-def legal_commands(state: State, seat: int) -> list[Any]:
+def legal_commands(state: State, seat: int) -> list[Command]:
     if not 0 <= seat < len(state.players) or not may_act(state, seat):
         return []
     if state.players[seat].eliminated:

@@ -30,7 +30,7 @@ from .events import (
     StacksLocked,
     TurnOrderSet,
 )
-from .state import State, religion_of
+from .state import StageKind, State, religion_of
 from .tracks import advance, shift_religion
 
 __all__ = [
@@ -90,7 +90,7 @@ def next_actor(tx: Tx) -> None:
         return
     seat = q[0]
     tx.emit(CursorSet(tx.state.slot, q[1:]))
-    prompt(tx, "declare", seat, n=tx.state.slot)
+    prompt(tx, StageKind.DECLARE, seat, n=tx.state.slot)
 
 
 def finish_action(tx: Tx, seat: int, removed: Sequence[str] = ()) -> None:
@@ -106,7 +106,7 @@ def finish_action(tx: Tx, seat: int, removed: Sequence[str] = ()) -> None:
     p = tx.state.players[seat]
     westernization = "WESTERNIZATION" in content().nations["RUS"].powers
     if p.nation == "RUS" and westernization and not p.russia_used and not p.eliminated:
-        prompt(tx, "russia", seat)
+        prompt(tx, StageKind.RUSSIA, seat)
         return
     next_actor(tx)
 
@@ -191,7 +191,7 @@ def phase3(tx: Tx) -> None:
         if stat(stack, "CAT" if rel == CATH else "ANT") > 0:
             choosers.append(seat)
     if choosers:
-        prompt(tx, "phase3", waiting=tuple(choosers))
+        prompt(tx, StageKind.PHASE3, waiting=tuple(choosers))
     else:
         phase3_resolve(tx)
 
@@ -269,7 +269,9 @@ def help_next(tx: Tx, r: int, helpers: tuple[int, ...], rest: tuple[int, ...]) -
             return False
         if st.players[h].eliminated or st.players[h].coins == 0:
             continue
-        prompt(tx, "help", h, other=r, waiting=helpers[j + 1 :], data=",".join(map(str, rest)))
+        prompt(
+            tx, StageKind.HELP, h, other=r, waiting=helpers[j + 1 :], data=",".join(map(str, rest))
+        )
         return True
     return False
 
@@ -298,7 +300,7 @@ def abandon_from(tx: Tx, recipients: tuple[int, ...]) -> None:
         if n and n == len(foreign):
             tx.emit(CitiesAbandoned(r, tuple(foreign)), _short(tx.state, r, short - n))
         elif n:
-            prompt(tx, "abandon", r, n=n, waiting=recipients[k + 1 :])
+            prompt(tx, StageKind.ABANDON, r, n=n, waiting=recipients[k + 1 :])
             return
         penalty(tx, r)
         if tx.state.over:
@@ -316,7 +318,7 @@ def abandon_city(tx: Tx, seat: int, city: str) -> None:
     stage = tx.state.stage
     tx.emit(CitiesAbandoned(seat, (city,)), _short(tx.state, seat, tx.state.shortfall[seat] - 1))
     if stage.n > 1:
-        prompt(tx, "abandon", seat, n=stage.n - 1, waiting=stage.waiting)
+        prompt(tx, StageKind.ABANDON, seat, n=stage.n - 1, waiting=stage.waiting)
         return
     penalty(tx, seat)
     if tx.state.over:

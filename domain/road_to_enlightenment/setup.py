@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..randomness import Rng
 from .content import (
     CATH,
@@ -15,6 +13,7 @@ from .draft import start_assign
 from .effects import Tx
 from .events import (
     ChitsPlaced,
+    Event,
     LuminariesMoved,
     NationsAssigned,
     PileShuffled,
@@ -25,7 +24,7 @@ __all__ = ["fork_reshuffle_events", "setup_events"]
 
 
 # -- set-up -----------------------------------------------------------------------------------
-def setup_events(state: State, rng: Rng) -> list[Any]:
+def setup_events(state: State, rng: Rng) -> list[Event]:
     c = content()
     tx = Tx(state, rng)
     nations = c.nations_for(state.players_n)

@@ -6,6 +6,7 @@ copies the one it changes, which keeps folding cheap.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from typing import TypeVar
 
@@ -15,23 +16,123 @@ from ..simultaneous import SecretChoices
 from ..values import replace  # re-exported: the kernel's checked copy
 from .content import NEU, content
 
-__all__ = ["Combat", "Player", "Stage", "State", "pair_key", "religion_of", "replace"]
+__all__ = [
+    "SIMULTANEOUS",
+    "Combat",
+    "CombatStep",
+    "DraftRound",
+    "Player",
+    "RerollReason",
+    "Stage",
+    "StageKind",
+    "State",
+    "pair_key",
+    "religion_of",
+    "replace",
+]
 
 T = TypeVar("T")
+
+
+class StageKind(enum.StrEnum):
+    """The decision the game waits for: a sub-state of the reference's §3.
+
+    A ``StrEnum``: each member equals the string stored before it was typed, so views,
+    wire messages and recorded logs read the same."""
+
+    SETUP = "setup"
+    """Before set-up: nobody acts."""
+    ASSIGN = "assign"
+    """Phase 1: every active seat plans its three stacks at once, in secret."""
+    DECLARE = "declare"
+    """Phase 2: ``seat`` declares the action of its stack in slot ``n``."""
+    WAR = "war"
+    """The attacker pays the war cost (>= 5 [politics] from the stack)."""
+    RESPOND = "respond"
+    """The defending player may respond once (fortify, levy, parley)."""
+    PARLEY = "parley"
+    """The attacker pays the parley or the attack is cancelled."""
+    DEFEND = "defend"
+    """The defending player builds the defending stack and adds coins."""
+    SUPPORT = "support"
+    """``seat`` may support a side (once around, from the attacker)."""
+    REROLL = "reroll"
+    """``seat`` may reroll a die; ``data`` is the :class:`RerollReason`."""
+    FORGE = "forge"
+    """Diplomacy: the actor may forge an alliance."""
+    GIFT = "gift"
+    """Diplomacy: the actor may give a gift to an ally (``other``)."""
+    OFFER = "offer"
+    """The exchange: the actor and ``other`` each offer a card, in secret."""
+    ACCEPT = "accept"
+    """The exchange: both accept or refuse the offers (``data`` = ``"mine|theirs"``)."""
+    REORGANIZE = "reorganize"
+    """The actor takes one of the peeked cards."""
+    ARREST = "arrest"
+    """``seat`` (the victim) gives up a lesser from hand to ``other``'s arrest."""
+    RUSSIA = "russia"
+    """Russia may move a marker one space (Westernization)."""
+    PHASE3 = "phase3"
+    """Phase 3: the seats with a religion stat choose its use, in secret."""
+    HELP = "help"
+    """Upkeep: ``seat`` may help ally ``other`` pay; ``data`` lists the seats still short."""
+    ABANDON = "abandon"
+    """Upkeep: ``seat`` abandons ``n`` foreign cities of its choice."""
+    DRAFT = "draft"
+    """Phase 5: ``seat`` drafts a card; ``data`` is the :class:`DraftRound`."""
+    REFILL = "refill"
+    """Phase 5: the seats in ``waiting`` reclaim favorites and refill their hands."""
+    OVER = "over"
+    """The game has ended."""
+
+
+SIMULTANEOUS: frozenset[StageKind] = frozenset(
+    {StageKind.ASSIGN, StageKind.PHASE3, StageKind.OFFER, StageKind.ACCEPT}
+)
+"""Stages whose seats answer at once, in secret (:class:`SecretChoices`)."""
+
+
+class RerollReason(enum.StrEnum):
+    """Why a reroll is offered (a ``reroll`` stage's ``data``), in the order of §7.3."""
+
+    POLAND = "POLAND"
+    """Poland's power: either side that is Poland may reroll one die."""
+    IDEAS = "IDEAS"
+    """The side with more [ideas] may reroll one die."""
+
+
+class DraftRound(enum.StrEnum):
+    """Which pick a ``draft`` stage asks for (its ``data``)."""
+
+    BASE = "BASE"
+    """The picks every seat makes (two each with up to four players, else one)."""
+    EXTRA = "EXTRA"
+    """A pick owed for a card removed by its own effect or an arrest."""
+
+
+class CombatStep(enum.StrEnum):
+    """Where an attack stands (§7.3); public, shown with the combat."""
+
+    WAR = "war"
+    RESPOND = "respond"
+    PARLEY = "parley"
+    DEFEND = "defend"
+    SUPPORT = "support"
+    POLAND = "poland"
+    IDEAS = "ideas"
 
 
 @attrs.frozen
 class Stage:
     """The decision the game waits for (the reference's ``pending``) and its parameters.
 
-    ``kind`` names the sub-state of §3 (``assign``, ``declare``, ``war``, ``respond``,
-    ``parley``, ``defend``, ``support``, ``reroll``, ``forge``, ``gift``, ``offer``,
-    ``accept``, ``reorganize``, ``arrest``, ``russia``, ``phase3``, ``help``, ``abandon``,
-    ``draft``, ``refill``, ``over``). ``seat`` acts in sequential stages; simultaneous stages
-    use :class:`SecretChoices` or ``waiting``.
+    ``kind`` says which (:class:`StageKind`); ``seat`` acts in sequential stages;
+    simultaneous stages use :class:`SecretChoices` or ``waiting``. The other fields mean
+    what each kind's docstring says. Unused ones keep their defaults (``-1`` for no seat):
+    they are on the wire and in every recorded log in this form.
     """
 
-    kind: str = "setup"
+    kind: StageKind = StageKind.SETUP
     seat: int = -1
     other: int = -1
     n: int = 0
@@ -77,7 +178,7 @@ class Combat:
     route: str
     enhancement: str | None
     coins: int
-    step: str = "respond"
+    step: CombatStep = CombatStep.RESPOND
     def_cards: tuple[str, ...] = ()
     def_coins: int = 0
     att_support: int = 0
@@ -129,7 +230,7 @@ class State:
     # -- derived ---------------------------------------------------------------------------
     @property
     def over(self) -> bool:
-        return self.stage.kind == "over"
+        return self.stage.kind == StageKind.OVER
 
     def seat_of(self, nation: str) -> int:
         """The active seat playing ``nation``, or -1 (uncontrolled, eliminated or NEU)."""

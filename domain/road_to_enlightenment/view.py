@@ -16,7 +16,7 @@ from ..viewers import SPECTATOR, Viewer, seat_viewer
 from ..views import ByAudience, internal, public, view_part
 from .content import COLORS, content
 from .legal import to_act
-from .state import State
+from .state import StageKind, State
 
 __all__ = ["RoadPanel", "RoadView", "Slot", "StageView", "full_view", "hidden_values"]
 
@@ -103,7 +103,7 @@ class RoadPanel:
 
 def _stage_data_seen(stage: StageView, viewer: Viewer) -> bool:
     """An accepted offer's terms: the two seats of the deal only."""
-    return stage.kind != "accept" or viewer.seat in (stage.seat, stage.other)
+    return stage.kind is not StageKind.ACCEPT or viewer.seat in (stage.seat, stage.other)
 
 
 @view_part

@@ -192,14 +192,14 @@ def at_slot(
     state: State, seat: int, slot: int, cards: tuple[str, ...], hand: tuple[str, ...] = ()
 ) -> State:
     """``seat`` is about to declare its action in ``slot`` with ``cards`` there (face down)."""
-    from domain.road_to_enlightenment.state import Stage
+    from domain.road_to_enlightenment.state import Stage, StageKind
 
     p = state.players[seat]
     slots = list(p.slots)
     slots[slot - 1] = cards
     state = set_player(state, seat, slots=tuple(slots), hand=hand, revealed=(False, False, False))
     queue = tuple(s for s in state.order if s != seat)
-    return replace(state, stage=Stage("declare", seat, n=slot), slot=slot, queue=queue)
+    return replace(state, stage=Stage(StageKind.DECLARE, seat, n=slot), slot=slot, queue=queue)
 
 
 def of_type(events: list[Any], name: str) -> list[Any]:

@@ -7,7 +7,7 @@ import pytest
 from domain.errors import RuleViolation
 from domain.road_to_enlightenment.commands import DraftPick, RefillHand
 from domain.road_to_enlightenment.draft import draft_finish, draft_start
-from domain.road_to_enlightenment.state import Stage, replace
+from domain.road_to_enlightenment.state import DraftRound, Stage, StageKind, replace
 from domain.road_to_enlightenment.tracks import advance, shift_religion
 from tests.road_to_enlightenment.road_helpers import new_game, of_type, send, set_player, tx_for
 
@@ -78,7 +78,7 @@ def test_re31_hand_size_eleven() -> None:
     state = replace(
         state,
         medallions={m: 1 for m in ("SCI6", "SCI12", "ART6", "ART12")},
-        stage=Stage("refill", waiting=(1,)),
+        stage=Stage(StageKind.REFILL, waiting=(1,)),
     )
     state, _ = send(state, 1, RefillHand(("re-KF1", "re-OF1", "re-RF1")))
     assert len(state.players[1].hand) == 11
@@ -160,7 +160,9 @@ def test_re39_religion_colour_restriction() -> None:
     rows = {c: () for c in ("RED", "BLUE", "PURPLE", "PINK", "GREEN", "ORANGE")}
     rows["PINK"] = ("re-K03",)
     rows["RED"] = ("re-R06",)
-    state = replace(state, rows=rows, stage=Stage("draft", 3, data="BASE"), slot=-1, queue=())
+    state = replace(
+        state, rows=rows, stage=Stage(StageKind.DRAFT, 3, data=DraftRound.BASE), slot=-1, queue=()
+    )
     with pytest.raises(RuleViolation) as err:
         send(state, 3, DraftPick("re-K03"))
     assert err.value.code == "religion_colour"
@@ -213,7 +215,7 @@ def test_re42_refill_with_reshuffle() -> None:
         deck=("re-G01",),
         discard=tuple(f"re-G0{i}" for i in range(2, 8)),
     )
-    state = replace(state, stage=Stage("refill", waiting=(1,)))
+    state = replace(state, stage=Stage(StageKind.REFILL, waiting=(1,)))
     state, events = send(state, 1, RefillHand(("re-KF1", "re-RF1")))
     eng = state.players[1]
     assert (len(eng.hand), len(eng.deck), len(eng.discard)) == (7, 5, 0)
