@@ -85,7 +85,7 @@ def setup_events(state: State, rng: Rng) -> list[Event]:
     return tx.events
 
 
-def fork_reshuffle_events(state: State, rng: Rng) -> list[Any]:
+def fork_reshuffle_events(state: State, rng: Rng) -> list[Event]:
     """A fork's fresh randomness: every lesser deck and every personal draw deck shuffled
     again (their order is secret even from the owners). The face-up rows, hands, discards,
     a Reorganize's peeked cards and the unseen favorites in the box stay."""
