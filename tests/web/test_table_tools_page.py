@@ -17,9 +17,9 @@ from tests.web.helpers import Page, api
 pytestmark = pytest.mark.browser
 
 
-def test_undo_on_the_game_page_and_fork_on_the_replay(
-    base_url: str, browser: Any, screenshots: Path
-) -> None:
+def _seated_high_card(base_url: str) -> tuple[str, list[str], int]:
+    """A two-seat High Card game with Ann and Bob seated: its id, their tokens, and the
+    seat that moves first."""
     game = api(base_url, "POST", "/api/games", {"type": "high-card", "options": {"players": 2}})
     gid = game["id"]
     tokens = [
@@ -27,7 +27,13 @@ def test_undo_on_the_game_page_and_fork_on_the_replay(
         for i, n in enumerate(["Ann", "Bob"])
     ]
     view = api(base_url, "GET", f"/api/games/{gid}/view", token=tokens[0])
-    me = 0 if view["legal"] else 1
+    return gid, tokens, 0 if view["legal"] else 1
+
+
+def test_undo_on_the_game_page_and_fork_on_the_replay(
+    base_url: str, browser: Any, screenshots: Path
+) -> None:
+    gid, tokens, me = _seated_high_card(base_url)
     p = Page(browser, base_url)
     try:
         p.go("#/")
@@ -98,14 +104,7 @@ async def _two_choices(base: str, gid: str, tokens: list[str], me: int) -> int:
 def test_the_game_page_takes_back_two_moves(base_url: str, browser: Any, screenshots: Path) -> None:
     """Two of my commands in a row (a secret choice changed): the Undo button counts them,
     and two clicks take both back."""
-    game = api(base_url, "POST", "/api/games", {"type": "high-card", "options": {"players": 2}})
-    gid = game["id"]
-    tokens = [
-        api(base_url, "POST", f"/api/games/{gid}/seats", {"name": n, "seat": i})["token"]
-        for i, n in enumerate(["Ann", "Bob"])
-    ]
-    view = api(base_url, "GET", f"/api/games/{gid}/view", token=tokens[0])
-    me = 0 if view["legal"] else 1
+    gid, tokens, me = _seated_high_card(base_url)
     # Both pass (over the socket: commands have no HTTP route), then I choose twice.
     with ThreadPoolExecutor(1) as pool:
         start = pool.submit(asyncio.run, _two_choices(base_url, gid, tokens, me)).result()
