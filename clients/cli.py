@@ -140,7 +140,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from server.run import ServeError, serve
 
     try:
-        settings = Settings.from_env()
+        settings = Settings.from_env(clock_watch=args.clock_watch)
     except ValueError as exc:
         raise CloisterError(f"bad environment: {exc}") from None
     where = (
@@ -431,6 +431,16 @@ def positive(raw: str) -> int:
     return value
 
 
+def clock_watch(raw: str) -> float:
+    """``serve --clock-watch``: checked by the server's own rule (``server.config``)."""
+    from server.config import clock_watch_seconds
+
+    try:
+        return clock_watch_seconds(raw, "--clock-watch")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def port(raw: str) -> int:
     value = count(raw)
     if not 0 < value < 65536:
@@ -483,6 +493,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     s.add_argument(
         "--workers", type=positive, default=1, metavar="N", help="N server processes on the port"
+    )
+    s.add_argument(
+        "--clock-watch",
+        type=clock_watch,
+        metavar="SECONDS",
+        help="seconds between two reads of the deadline index (env CLOISTER_CLOCK_WATCH; 5)",
     )
 
     sub.add_parser("types", help="list the game types")

@@ -2,11 +2,39 @@
 
 from __future__ import annotations
 
+import math
 import os
+from typing import Any
 
 import attrs
 
-__all__ = ["Settings"]
+__all__ = ["CLOCK_WATCH_RANGE", "Settings", "clock_watch_seconds"]
+
+CLOCK_WATCH_RANGE = (0.01, 3600.0)
+"""Seconds between two reads of the deadline index, at least and at most: below, every
+process would read Redis hundreds of times a second for nothing; above an hour, a game
+nobody holds would time out an hour late."""
+
+
+def clock_watch_seconds(raw: object, source: str = "clock_watch") -> float:
+    """``raw`` (a number, or its text from the environment or the command line) as the
+    seconds between two reads of the deadline index; ValueError naming ``source`` and the
+    range for anything else (so a typo stops the server with one line, not a traceback)."""
+    low, high = CLOCK_WATCH_RANGE
+    why = f"{source} must be a number of seconds from {low:g} to {high:g}, not {raw!r}"
+    if isinstance(raw, bool):
+        raise ValueError(why)
+    try:
+        value = float(raw)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(why) from None
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ValueError(why)
+    return value
+
+
+def _clock_watch(_: Any, attribute: Any, value: float) -> None:
+    clock_watch_seconds(value)
 
 
 @attrs.frozen
@@ -39,12 +67,15 @@ class Settings:
     hello_timeout: float = 10.0
     clock_tick: float = 1.0
     """Longest sleep of the clock keeper between looks (``server.clocks``)."""
-    clock_watch: float = 5.0
+    clock_watch: float = attrs.field(default=5.0, validator=_clock_watch)
     """Seconds between two reads of the deadline index, for due games no process holds
-    (``server.clocks``; also read once at start-up)."""
+    (``server.clocks``; also read once at start-up). Env ``CLOISTER_CLOCK_WATCH``, or
+    ``--clock-watch``; a game nobody holds times out at most this late."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
+        """The settings of the environment (``overrides``: from the command line, when not
+        None). ValueError, naming the variable, for a value that is not one."""
         env = os.environ
         values: dict[str, object] = {
             "redis_url": env.get("REDIS_URL") or None,
@@ -55,5 +86,9 @@ class Settings:
             "cache_games": int(env.get("CLOISTER_CACHE_GAMES", "2000")),
             "cache_bytes": int(env.get("CLOISTER_CACHE_MB", "256")) << 20,
         }
+        if "CLOISTER_CLOCK_WATCH" in env:
+            values["clock_watch"] = clock_watch_seconds(
+                env["CLOISTER_CLOCK_WATCH"], "CLOISTER_CLOCK_WATCH"
+            )
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

@@ -46,7 +46,7 @@ from starlette.applications import Starlette
 from uvicorn.supervisors import Multiprocess
 
 from .app import create_app
-from .config import Settings
+from .config import Settings, clock_watch_seconds
 from .embedded import DataFolderLock, EmbeddedRedis, FolderBusy, pid_alive
 
 __all__ = [
@@ -211,15 +211,34 @@ def _holder_note(settings: Settings, port: int) -> str:
     return ""
 
 
+def clock_watch_option(raw: str) -> float:
+    """``--clock-watch``'s type: argparse prints the sentence and exits 2."""
+    try:
+        return clock_watch_seconds(raw, "--clock-watch")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m server", description="Run Cloister")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, help="server processes on the port")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="info")
+    parser.add_argument(
+        "--clock-watch",
+        type=clock_watch_option,
+        metavar="SECONDS",
+        help="seconds between two reads of the deadline index (env CLOISTER_CLOCK_WATCH; 5)",
+    )
     args = parser.parse_args(argv)
     try:
-        serve(Settings.from_env(), args.host, args.port, args.workers, args.log_level)
+        settings = Settings.from_env(clock_watch=args.clock_watch)
+    except ValueError as exc:
+        print(f"cloister: bad setting: {exc}", file=sys.stderr)
+        sys.exit(2)
+    try:
+        serve(settings, args.host, args.port, args.workers, args.log_level)
     except (ServeError, FolderBusy) as exc:
         print(f"cloister: {exc}", file=sys.stderr)
         sys.exit(1)
