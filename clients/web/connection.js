@@ -216,6 +216,14 @@ export class GameConnection {
     return this.request({ type, command_id: newCommandId() });
   }
 
+  /** Take back this seat's own last commands over the socket (docs/protocol.md, `undo`):
+   *  `to_version` (one of `GET …/undo`'s targets) takes back all of them after it at once,
+   *  `steps` the last few, nothing the last one. Answered like a command; a refusal's
+   *  `message` says which horizon stops it. @param {{to_version?: number, steps?: number}} how */
+  undo(how = {}) {
+    return this.request({ type: "undo", command_id: newCommandId(), ...how });
+  }
+
   /** How many game commands (not chat lines) still wait for their answer. */
   commandsPending() {
     let n = 0;

@@ -11,7 +11,7 @@ import { rendererFor, safeRender } from "./games/index.js";
 import { gameTypes, glossary, seatName, linkTo, shareField, resultPanel, breakdownFromResult, seatColour, settings, winnerSentence } from "./common.js";
 import { playersPanel, logRows, detailPanel, dialogBody } from "./ui.js";
 import { Clocks, clockView, seatControls, tick } from "./clock.js";
-import { Undo, undoButton, reportButton, undoneVersions } from "./table-tools.js";
+import { Undo, undoButton, undoHere, undoPoints, reportButton, undoneVersions } from "./table-tools.js";
 
 /** @typedef {import("./types.js").Command} Command */
 /** @typedef {import("./types.js").RenderCtx} RenderCtx */
@@ -83,7 +83,9 @@ export class GamePage {
     this.chatIds = new Set();
     this.clocks = new Clocks();
     this.stopTick = tick(this.clocks, () => this.update());
-    this.undo = new Undo(id, () => this.record?.token, () => this.update());
+    // The socket's `undo` (this.conn is replaced on a restart: looked up at each click).
+    this.undo = new Undo(id, () => this.record?.token, () => this.update(),
+      (how) => this.conn.undo(how), (message) => this.why(`Cannot undo: ${message}`));
     this.dialogRef = createRef();
     this.logRef = createRef();
     this.boardRef = createRef();
@@ -374,6 +376,7 @@ export class GamePage {
       },
       onAccepted: (msg) => {
         if (this.chatIds.delete(msg.command_id)) return;
+        if (this.undo.answered(msg, true)) return;
         st.busy = this.conn.commandsPending() > 0;
         if (typeof msg.version === "number") st.sinceVersion = msg.version;
         this.update();
@@ -383,6 +386,7 @@ export class GamePage {
           toast(`Chat not sent: ${msg.message || humanize(msg.code)}`, "error");
           return;
         }
+        if (this.undo.answered(msg, false)) return;
         st.busy = this.conn.commandsPending() > 0;
         toast(`Not allowed: ${msg.message || humanize(msg.code)}`, "error");
         this.update();
@@ -626,7 +630,7 @@ function actionsView(p, ctx) {
   }
   return html`<section class="actions panel" aria-labelledby="actions-h">
     <div class="panel-head"><h2 id="actions-h">Actions</h2>
-      <div class="action-toolbar" role="toolbar" aria-label="Game actions">${st.status === "running" ? undoButton(p.undo, st.seat) : nothing}</div></div>
+      <div class="action-toolbar" role="toolbar" aria-label="Game actions">${st.status === "running" ? undoButton(p.undo, st.seat, st.version, st.events) : nothing}</div></div>
     <div class="actions-body" tabindex="0" role="region" aria-label="Legal moves">${seatControls({ clocks: p.clocks, seat: st.seat, running: st.status === "running", leave: () => p.seatRequest("leave"), retake: () => p.seatRequest("retake") })}${body}${st.busy ? html`<p class="muted" role="status">Sending…</p>` : nothing}</div>
   </section>`;
 }
@@ -648,9 +652,11 @@ function sinceView(p) {
 function logView(p) {
   const st = p.st;
   const colourOf = (e) => (typeof e.data?.seat === "number" ? p.colour(e.data.seat) : null);
+  // "Undo to here" on my own lines that the server would let me take back, and only those.
+  const points = st.seat !== null && st.status === "running" ? undoPoints(p.undo.targets(st.version, st.events), st.events, st.seat) : new Map();
   return html`<section class="log-panel panel" aria-labelledby="log-h">
     <h2 id="log-h">Log</h2>
-    <ol class="log" id="log" aria-label="Game log" tabindex="0" ${ref(p.logRef)}>${logRows(st.events.slice(-400), { colourOf, undone: undoneVersions(st.events) })}</ol>
+    <ol class="log" id="log" aria-label="Game log" tabindex="0" ${ref(p.logRef)}>${logRows(st.events.slice(-400), { colourOf, undone: undoneVersions(st.events), tool: (r) => undoHere(p.undo, points.get(r.version)) })}</ol>
     ${st.seat !== null ? html`<form class="chat-form" id="chat-form" @submit=${(e) => p.chat(e)}>
       <input type="text" id="chat-input" maxlength="500" autocomplete="off" placeholder="Say something to the table (not binding)" aria-label="Chat message">
       <button type="submit">Say</button></form>` : html`<form class="chat-form" id="chat-form" hidden></form>`}

@@ -1,9 +1,10 @@
 // @ts-check
 // Undo, "Report a problem" and "Fork here" (docs/api.md: Undo, Report a problem, Fork here).
 // The game page shows Undo in its actions toolbar (enabled when the server says this seat may
-// take a move back, its tooltip saying why not otherwise) and "Report a problem" among its
-// tools; the replay page offers "Fork here" at the step it shows, once the game is over.
-// Undone moves stay in the log, struck out (`undoneVersions`).
+// take a move back, its tooltip saying why not otherwise), "Undo to here" on its own log lines
+// that may be taken back, and "Report a problem" among its tools; the replay page offers
+// "Fork here" at the step it shows, once the game is over. Undone moves stay in the log,
+// struck out (`undoneVersions`), for every viewer.
 import { html, nothing } from "./lit.js";
 import { api, seats, prefs } from "./api.js";
 import { toast } from "./dom.js";
@@ -25,18 +26,74 @@ export function undoneVersions(events) {
   return out;
 }
 
-/** Whether this seat may undo now (asked of the server after every update), and the undo. */
+/** @typedef {{version: number, allowed: boolean, targets: number[], reason: string, steps?: number}} UndoStatus */
+
+/**
+ * Whether the server's answer to `GET …/undo` (asked at `status.version`) still holds at
+ * `version`: nothing but chat happened since (a chat line is never a horizon). Anything else
+ * — another seat's move, my own, an undo — may move the horizon, so what it offered is not
+ * offered again until the server is asked anew: the page never offers an undo it would refuse.
+ * @param {UndoStatus|null} status @param {number|null} version @param {WireEvent[]} events
+ */
+export function undoFresh(status, version, events) {
+  if (!status || version === null) return false;
+  if (status.version === version) return true;
+  return status.version < version && events.every((e) => e.version <= status.version || e.version > version || e.type === "cloister.Chat");
+}
+
+/**
+ * Where the log offers "Undo to here": for each of the server's targets (newest first; the
+ * k-th takes back k + 1 commands), the first line that the command after it produced. A
+ * target `t` is the version before the command's `cloister.CommandAccepted` record (t + 1);
+ * its events follow the record, up to the next newer command's record. Pure: the page draws
+ * the buttons from it.
+ * @param {number[]} targets @param {WireEvent[]} events @param {number} seat
+ * @returns {Map<number, {to: number, count: number}>} log line's version → the undo
+ */
+export function undoPoints(targets, events, seat) {
+  /** @type {Map<number, {to: number, count: number}>} */
+  const out = new Map();
+  const byVersion = new Map(events.map((e) => [e.version, e]));
+  targets.forEach((t, k) => {
+    const record = byVersion.get(t + 1);
+    // Only a line of my own command (the record says whose it is); a log without the
+    // record here (not loaded yet) offers nothing rather than a guess.
+    if (!record || record.type !== "cloister.CommandAccepted" || record.data?.seat !== seat) return;
+    const hi = k === 0 ? Infinity : targets[k - 1] + 1;
+    const line = events.find((e) => e.version > t + 1 && e.version < hi && e.text && e.text !== e.type
+      && e.type !== "Hidden" && !e.type.startsWith("cloister."));
+    if (line) out.set(line.version, { to: t, count: k + 1 });
+  });
+  return out;
+}
+
+/**
+ * Undo (the actions toolbar's button and the log's "Undo to here"), sent as the socket's
+ * `undo` message. How far this seat may go is asked of the server (`GET …/undo`) after every
+ * update; the answer is used only while it still holds (`undoFresh`).
+ */
 export class Undo {
-  /** @param {string} gameId @param {() => string|null|undefined} token @param {() => void} rerender */
-  constructor(gameId, token, rerender) {
+  /**
+   * @param {string} gameId @param {() => string|null|undefined} token @param {() => void} rerender
+   * @param {(how: {to_version?: number}) => string} send  the socket's undo (returns its command_id)
+   * @param {(message: string) => void} refused  shows the server's refusal, in its words
+   */
+  constructor(gameId, token, rerender, send, refused) {
     this.gameId = gameId;
     this.token = token;
     this.rerender = rerender;
-    /** @type {{version: number, allowed: boolean, targets: number[], reason: string, steps?: number}|null} */
+    this.send = send;
+    this.refused = refused;
+    /** @type {UndoStatus|null} */
     this.status = null;
     this.asked = /** @type {number|null} */ (null);
-    this.busy = false;
+    /** the command_id of the undo sent and not answered yet */
+    this.pending = /** @type {string|null} */ (null);
     this.timer = 0;
+  }
+
+  get busy() {
+    return this.pending !== null;
   }
 
   /** Ask again once the game moved to `version` (debounced: a burst of updates asks once). */
@@ -59,37 +116,61 @@ export class Undo {
     }, 150);
   }
 
-  get allowed() {
-    return !!this.status?.allowed && !this.busy;
+  /** The versions this seat may undo to now (newest first), [] while the answer is stale.
+   * @param {number|null} version @param {WireEvent[]} events */
+  targets(version, events) {
+    return this.status?.allowed && undoFresh(this.status, version, events) ? this.status.targets : [];
   }
 
-  async run() {
-    if (!this.allowed) return;
-    this.busy = true;
+  /** Take back my commands after `to` (one of `targets`), or my last one. @param {number} [to] */
+  run(to) {
+    if (this.busy) return;
+    this.pending = this.send(to === undefined ? {} : { to_version: to });
     this.rerender();
-    try {
-      await api("POST", `/api/games/${enc(this.gameId)}/undo`, {}, this.token());
-    } catch (err) {
-      toast(`Cannot undo: ${err.message}`, "error", 8000);
-    } finally {
-      this.busy = false;
-      this.asked = null; // the update that follows asks again
-      this.rerender();
-    }
+  }
+
+  /** The socket's answer to a request: true if it was this undo's (then it is handled).
+   * @param {{command_id?: string, message?: string, code?: string}} msg @param {boolean} ok */
+  answered(msg, ok) {
+    if (!this.pending || msg.command_id !== this.pending) return false;
+    this.pending = null;
+    this.asked = null; // ask again at the update that restores the position
+    if (!ok) this.refused(msg.message || String(msg.code || "refused"));
+    this.rerender();
+    return true;
   }
 }
 
-/** The Undo button of the actions toolbar. @param {Undo} u @param {number|null} seat */
-export function undoButton(u, seat) {
+/**
+ * The Undo button of the actions toolbar: takes back my last move.
+ * @param {Undo} u @param {number|null} seat @param {number|null} version @param {WireEvent[]} events
+ */
+export function undoButton(u, seat, version, events) {
   if (seat === null || !u.token()) return nothing;
-  // How far back this seat may go now (GET …/undo's `steps`); each click takes back one.
-  const steps = u.status?.allowed ? (u.status.steps ?? u.status.targets.length) : 0;
-  const far = steps > 1 ? `; you may take back ${steps} moves, one click each` : "";
-  const why = u.status?.allowed
-    ? `Take back your last move (nobody has seen anything new since)${far}`
+  const targets = u.targets(version, events);
+  const steps = targets.length;
+  const stale = !!u.status?.allowed && !steps;
+  const far = steps > 1 ? `; you may take back ${steps} moves: "Undo to here" in the log takes back several at once` : "";
+  const why = u.busy ? "Taking back…"
+    : steps ? `Take back your last move (nobody has seen anything new since)${far}`
+    : stale ? "Checking what may be taken back…"
     : u.status?.reason ? `Nothing to undo: ${u.status.reason}` : "Nothing to undo";
-  return html`<button type="button" class="small secondary undo-button" id="undo-button" ?disabled=${!u.allowed}
-      title=${why} aria-label=${u.status?.allowed ? `Undo your last move${far}` : why} @click=${() => u.run()}>↶ Undo${steps > 1 ? html` <span class="undo-steps">(${steps})</span>` : nothing}</button>`;
+  return html`<button type="button" class="small secondary undo-button" id="undo-button" ?disabled=${!steps || u.busy}
+      title=${why} aria-label=${steps ? `Undo your last move${far}` : why} @click=${() => u.run(targets[0])}>↶ Undo${steps > 1 ? html` <span class="undo-steps">(${steps})</span>` : nothing}</button>`;
+}
+
+/**
+ * "Undo to here" on a log line of my own (`undoPoints`): one click takes back that move and
+ * every later one of mine. A small ↶ (the log column is narrow; its tooltip and label say it
+ * in words), and pointing at it strikes out, in advance, what it would take back.
+ * @param {Undo} u @param {{to: number, count: number}|undefined} point
+ */
+export function undoHere(u, point) {
+  if (!point) return nothing;
+  const what = point.count === 1 ? "this move" : `this move and your ${point.count - 1} later one${point.count > 2 ? "s" : ""}`;
+  return html`<button type="button" class="undo-here" data-to=${point.to} ?disabled=${u.busy}
+      title=${`Undo to here: take back ${what}`} aria-label=${`Undo to here: take back ${what}`}
+      @click=${() => u.run(point.to)}>↶</button>`;
 }
 
 /**

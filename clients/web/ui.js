@@ -164,9 +164,10 @@ export function playersPanel(p) {
 
 /**
  * Log rows: runs of hidden events fold into one line; `current` marks one version (replay);
- * versions in `undone` (taken back by an undo) are struck out.
+ * versions in `undone` (taken back by an undo) are struck out; `tool` adds a control at the
+ * end of a row (the game page's "Undo to here").
  * @param {WireEvent[]} events
- * @param {{current?: number, colourOf?: (e: WireEvent) => string|null, undone?: Set<number>}} [o]
+ * @param {{current?: number, colourOf?: (e: WireEvent) => string|null, undone?: Set<number>, tool?: (r: WireEvent) => unknown}} [o]
  */
 export function logRows(events, o = {}) {
   /** @type {Array<WireEvent & {versions: number[], count?: number}>} */
@@ -196,7 +197,7 @@ export function logRows(events, o = {}) {
     const colour = o.colourOf?.(r) || null;
     return html`<li class=${classMap({ "log-entry": true, "hidden-event": r.type === "Hidden", "chat-line": r.type === "cloister.Chat", undone: !!o.undone?.has(r.version), current: isCurrent })}
         data-version=${r.version} aria-current=${isCurrent ? "step" : nothing} style=${colour ? `--seat:${colour}` : ""}>
-      <span class="log-mark" aria-hidden="true"></span><span class="log-text">${t}</span></li>`;
+      <span class="log-mark" aria-hidden="true"></span><span class="log-text">${t}</span>${o.tool ? o.tool(r) : nothing}</li>`;
   });
 }
 

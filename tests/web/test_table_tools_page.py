@@ -36,10 +36,8 @@ def test_undo_on_the_game_page_and_fork_on_the_replay(
     gid, tokens, me = _seated_high_card(base_url)
     p = Page(browser, base_url)
     try:
-        p.go("#/")
-        record = json.dumps({"seat": me, "token": tokens[me], "name": ["Ann", "Bob"][me]})
-        p.js(f"localStorage.setItem('cloister:seat:{gid}', {json.dumps(record)})")
-        p.go(f"#/game/{gid}")
+        posts = _undo_posts(p)
+        _as_seat(p, gid, me, tokens[me])
         undo = p.page.locator("#undo-button")
         undo.wait_for()
         p.page.wait_for_function(
@@ -57,6 +55,7 @@ def test_undo_on_the_game_page_and_fork_on_the_replay(
         )
         p.page.wait_for_selector("button.action")  # my turn again
         assert p.page.locator("#report-button").is_visible()
+        assert posts == []  # the socket's undo, not the HTTP route
     finally:
         p.close()
 
@@ -101,39 +100,96 @@ async def _two_choices(base: str, gid: str, tokens: list[str], me: int) -> int:
         return start
 
 
-def test_the_game_page_takes_back_two_moves(base_url: str, browser: Any, screenshots: Path) -> None:
-    """Two of my commands in a row (a secret choice changed): the Undo button counts them,
-    and two clicks take both back."""
+def _as_seat(p: Page, gid: str, me: int, token: str) -> None:
+    p.go("#/")
+    record = json.dumps({"seat": me, "token": token, "name": ["Ann", "Bob"][me]})
+    p.js(f"localStorage.setItem('cloister:seat:{gid}', {json.dumps(record)})")
+    p.go(f"#/game/{gid}")
+
+
+def _undo_posts(p: Page) -> list[str]:
+    """The page's HTTP undo requests (there must be none: undo goes over the socket)."""
+    posts: list[str] = []
+    p.page.on(
+        "request",
+        lambda r: posts.append(r.url) if r.method == "POST" and r.url.endswith("/undo") else None,
+    )
+    return posts
+
+
+def test_undo_to_here_takes_back_two_moves_at_once(
+    base_url: str, browser: Any, screenshots: Path
+) -> None:
+    """Two of my commands in a row (a secret choice changed): "Undo to here" sits on my own
+    lines after the horizon and nowhere else; one click on the first takes both back with one
+    socket `undo` (to_version), and a spectator's log shows them taken back too."""
     gid, tokens, me = _seated_high_card(base_url)
     # Both pass (over the socket: commands have no HTTP route), then I choose twice.
     with ThreadPoolExecutor(1) as pool:
         start = pool.submit(asyncio.run, _two_choices(base_url, gid, tokens, me)).result()
     p = Page(browser, base_url)
+    watcher = Page(browser, base_url)
     try:
-        p.go("#/")
-        record = json.dumps({"seat": me, "token": tokens[me], "name": ["Ann", "Bob"][me]})
-        p.js(f"localStorage.setItem('cloister:seat:{gid}', {json.dumps(record)})")
-        p.go(f"#/game/{gid}")
+        posts = _undo_posts(p)
+        _as_seat(p, gid, me, tokens[me])
+        watcher.go(f"#/watch/{gid}")
         undo = p.page.locator("#undo-button")
         p.page.wait_for_selector("#undo-button .undo-steps")
         assert "(2)" in undo.inner_text() and "take back 2 moves" in (
             undo.get_attribute("title") or ""
         )
-        p.page.screenshot(path=str(screenshots / "undo-two.png"))
-        undo.click()
+        here = p.page.locator("#log .undo-here")
+        here.nth(1).wait_for()
+        # Only my two choices: not my Pass (the other seat moved after it), not theirs.
+        assert here.count() == 2
+        assert [here.nth(i).get_attribute("data-to") for i in range(2)] == [
+            str(start),
+            str(start + 2),
+        ]
+        first = p.page.locator("#log li", has=p.page.locator(f".undo-here[data-to='{start}']"))
+        assert first.get_attribute("data-version") == str(start + 2)  # the choice's own line
+        assert "this move and your 1 later one" in (here.first.get_attribute("title") or "")
+        assert watcher.page.locator("#log .undo-here").count() == 0  # a spectator has none
+        here.first.hover()
+        p.page.screenshot(path=str(screenshots / "undo-to-here-hover.png"))
+        here.first.click()
         p.page.wait_for_function(
-            "() => !document.querySelector('#undo-button .undo-steps') && "
-            "!document.querySelector('#undo-button').disabled"
-        )
-        undo.click()
-        p.page.wait_for_function(
-            "() => [...document.querySelectorAll('#log li')].filter((li) => "
-            "li.textContent.includes('takes back their last move')).length === 2"
+            "() => [...document.querySelectorAll('#log li')].some((li) => "
+            "li.textContent.includes('takes back their last 2 moves'))"
         )
         p.page.wait_for_selector("#undo-button[disabled]")
-        p.page.screenshot(path=str(screenshots / "undo-two-done.png"))
+        assert p.page.locator("#log .undo-here").count() == 0
+        assert p.page.locator("#log li.undone").count() >= 2
+        p.page.screenshot(path=str(screenshots / "undo-to-here-done.png"))
+        # Every viewer sees it: the spectator's log has the sentence and the struck lines.
+        watcher.page.wait_for_function(
+            "() => [...document.querySelectorAll('#log li')].some((li) => "
+            "li.textContent.includes('takes back their last 2 moves'))"
+        )
+        assert watcher.page.locator("#log li.undone").count() >= 2
+        assert posts == []
+        assert p.errors == [] and watcher.errors == []
     finally:
         p.close()
+        watcher.close()
     log = api(base_url, "GET", f"/api/games/{gid}/events")["events"]
-    undos = [e["data"]["to_version"] for e in log if e["type"] == "cloister.Undone"]
-    assert undos == [start + 2, start]
+    undos = [e["data"] for e in log if e["type"] == "cloister.Undone"]
+    assert [(u["to_version"], u["commands"]) for u in undos] == [(start, 2)]
+
+
+def test_a_refused_undo_shows_the_servers_reason(base_url: str, browser: Any) -> None:
+    """An undo the server refuses (here: to a version it does not allow) shows its sentence,
+    not a code."""
+    gid, tokens, me = _seated_high_card(base_url)
+    p = Page(browser, base_url)
+    try:
+        _as_seat(p, gid, me, tokens[me])
+        p.page.wait_for_selector("button.action")
+        p.js("window.cloister.page.undo.run(1)")
+        why = p.page.locator(".why:not([hidden])")
+        why.wait_for()
+        text = why.inner_text()
+        assert "Cannot undo: you have no move to take back" in text, text
+        assert "undo_not_allowed" not in text
+    finally:
+        p.close()
