@@ -27,7 +27,7 @@ import orjson
 
 from domain import Context, DomainError, GameType, Registry, RuleViolation
 from domain.errors import IllegalCommand
-from domain.game import fold, fork_reshuffle, validate_options
+from domain.game import decide_and_fold, fork_reshuffle, validate_options
 from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
@@ -928,7 +928,9 @@ class GameService:
             if r.game.is_terminal(r.state):
                 raise IllegalCommand("the game is over", code="game_over")
             ctx = Context.for_version(r.seed, r.version)
-            events = r.game.decide(r.state, seat, command, ctx)
+            # The events and the state they lead to, folded once (by the rules' own
+            # transaction where the game has one), applied as is once appended.
+            events, after = decide_and_fold(r.game, r.state, seat, command, ctx)
             if not events:
                 raise RuleViolation("that command would change nothing", code="no_effect")
             at = self.now()
@@ -942,7 +944,6 @@ class GameService:
             }
             out: list[tuple[str, dict[str, Any], Any]] = [(COMMAND_ACCEPTED, accepted, None)]
             out.extend((type(e).__name__, r.codec.encode_event(e), e) for e in events)
-            after = fold(r.game, r.state, events)
             folded.append((r.state, after))
             if r.game.is_terminal(after):
                 out.append((SEED_REVEALED, {"seed": r.seed, "at": at}, None))

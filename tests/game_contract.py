@@ -48,6 +48,7 @@ from domain import (
 )
 from domain.bots import bot_move
 from domain.errors import InvalidOptions
+from domain.game import decide_and_fold
 from domain.secrets import UndeclaredSecrets, declaration
 from domain.views import Memo, render
 from protocol import GameCodec
@@ -193,9 +194,14 @@ class Playout:
             self.check_bots(state, movers, legal)
         command = self.rng.choice(legal[seat])
         events = list(game.decide(state, seat, command, Context.seeded(f"c-{self.seed}-{step}")))
-        again = list(game.decide(state, seat, command, Context.seeded(f"c-{self.seed}-{step}")))
-        assert events == again, f"decide is not deterministic for {command!r}"
-        return self.apply(state, events)
+        # The server's path: the events with the state they lead to, folded once.
+        again, folded = decide_and_fold(
+            game, state, seat, command, Context.seeded(f"c-{self.seed}-{step}")
+        )
+        assert events == list(again), f"decide is not deterministic for {command!r}"
+        after = self.apply(state, events)
+        assert folded == after, f"decide_and_fold's state is not the fold of {command!r}"
+        return after
 
     # -- the checks -------------------------------------------------------------------------
     def check_accepts(self, state: Any, seat: int, legal: list[Any], step: int) -> None:

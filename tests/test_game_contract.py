@@ -66,6 +66,13 @@ class _Moody(HighCard):
         return [*events, Passed(seat)] if type(self).calls % 2 else events
 
 
+class _StaleDecidedState(HighCard):
+    """Hands the server the state before the move as the state after it."""
+
+    def decide_state(self, state: Any, seat: int, command: Any, ctx: Any) -> Any:
+        return self.decide(state, seat, command, ctx), state
+
+
 class _BareDictView(HighCard):
     """A view built per viewer by hand, as before views were declared."""
 
@@ -137,6 +144,7 @@ class _CheatingBot:
         (GameType(_HidesPassFromSeat0()), "unlisted command"),
         (GameType(_SilentPass()), "no narrator line"),
         (GameType(_Moody()), "not deterministic"),
+        (GameType(_StaleDecidedState()), "is not the fold"),
         (GameType(HighCard(), bots={"cheat": _CheatingBot()}), "chose unlisted"),
         (GameType(_BareDictView()), "a bare dict in a view declares no secrets"),
         (GameType(_UndeclaredPart()), "_Hands in a view declares no secrets"),
@@ -150,6 +158,7 @@ class _CheatingBot:
         "hides-legal",
         "silent",
         "moody",
+        "stale-decided-state",
         "cheating-bot",
         "bare-dict-view",
         "undeclared-view-part",

@@ -14,6 +14,7 @@ from . import events as ev
 from .commands import COMMAND_TYPES, Command
 from .content import CONTENT
 from .decide import decide as _decide
+from .decide import decide_turn
 from .describe import narrate as _narrate
 from .describe import prompt as _prompt
 from .describe import summary as _summary
@@ -212,6 +213,13 @@ class Illumination(GameBase[State, Command, ev.Event]):
         self, state: State, seat: Seat, command: Command, ctx: Context
     ) -> Sequence[ev.Event]:
         return _decide(state, seat, command, ctx.rng)
+
+    def decide_state(
+        self, state: State, seat: Seat, command: Command, ctx: Context
+    ) -> tuple[Sequence[ev.Event], State]:
+        # The turn folded every event as it emitted it: its state is the replay's.
+        turn = decide_turn(state, seat, command, ctx.rng)
+        return turn.events, turn.state
 
     def evolve(self, state: State, event: ev.Event) -> State:
         return apply(state, event)
