@@ -34,9 +34,18 @@ and the next look times them out (with several processes each may load it; the
 expected-version append still lets exactly one hand a seat over). An entry that is too
 early (a player another process sees connected) costs a needless load, after which the
 entry moves on; an entry is written with the game's version and an older one never
-overwrites a newer one. The index is derived from the logs like the lobby index: a game
-missing from it (written before it existed, or its process died between an append and the
-index write) is put back the next time any process loads the game.
+overwrites a newer one.
+
+The index is derived from the logs, like the lobby index. A game missing from it (created
+before it existed, or its process died between an append and the index write) is found at
+start-up by :meth:`ClockKeeper.rebuild`: in batches of the lobby's game ids, one pipelined
+read per batch asks the store for the games with no entry whose index version is missing
+or below their stream's head (``index_gaps``: the head entry of each stream, never its
+log). A gap whose head event reveals the seed is a finished game: its entry is written as
+dropped at the head. Every other gap is written due now, so the sweep loads it (at most
+:data:`SWEEP_BATCH` per look, spread over the processes), folds its clocks from the log
+and writes its real next look. A dropped entry keeps its version, so a game the scan found
+open or finished is no gap at the next start unless its stream moved on.
 """
 
 from __future__ import annotations
@@ -61,6 +70,7 @@ from .games import (
     PLATFORM,
     SEAT_HANDED,
     SEAT_RETAKEN,
+    SEED_REVEALED,
     GameRecord,
     GameService,
     LogEntry,
@@ -577,10 +587,14 @@ class ClockKeeper:
         read the deadline index at start and every ``watch`` seconds."""
         loop = asyncio.get_running_loop()
         next_sweep = loop.time()
+        rebuilt = False
         while True:
             try:
                 if loop.time() >= next_sweep:
                     next_sweep = loop.time() + self.watch
+                    if not rebuilt:  # once, before the first sweep; again if it failed
+                        await self.rebuild()
+                        rebuilt = True
                     await self.sweep()
                 await self._heartbeat()
                 await self.check()
@@ -643,6 +657,34 @@ class ClockKeeper:
                 self._indexed[gid] = look
         return len(items)
 
+    async def rebuild(self) -> int:
+        """Put back the deadline-index entries that the logs say may be missing (see the
+        module's notes); returns how many games were written due now."""
+        store = self.service.store
+        index_gaps = getattr(store, "index_gaps", None)
+        set_due = getattr(store, "set_due", None)
+        if index_gaps is None or set_due is None:
+            return 0
+        ids = await store.game_ids()
+        due = finished = 0
+        for i in range(0, len(ids), SWEEP_BATCH):
+            items: list[tuple[str, int, int | None]] = []
+            for gid, head, last in await index_gaps(ids[i : i + SWEEP_BATCH]):
+                # The seed is revealed by the append that ends the game: nothing to look at.
+                over = last == SEED_REVEALED
+                items.append((gid, head, None if over else self.now()))
+                finished += over
+                due += not over
+            if items:
+                await set_due(items)
+        if due or finished:
+            log.info(
+                "deadline index: %d game(s) put back to be looked at, %d finished one(s) noted",
+                due,
+                finished,
+            )
+        return due
+
     async def sweep(self) -> list[str]:
         """Load the games the deadline index says are due and this node does not hold;
         returns their ids. The next ``check`` times them out; the load schedules bots."""
@@ -650,8 +692,16 @@ class ClockKeeper:
         if due_games is None:
             return []
         loaded = []
-        for gid in await due_games(self.now(), SWEEP_BATCH):
-            if gid in self._unhostable or self._peek(gid) is not None:
+        now = self.now()
+        for gid in await due_games(now, SWEEP_BATCH):
+            if gid in self._unhostable:
+                continue
+            if self._peek(gid) is not None:
+                look = self._indexed.get(gid, now)
+                if look is None or look > now:
+                    # The stored entry is not the one this node wrote (the start-up scan
+                    # marked the game due): write ours again, or it would stay due.
+                    self._indexed.pop(gid, None)
                 continue
             try:
                 await self.service.load(gid)

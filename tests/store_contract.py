@@ -154,3 +154,16 @@ class StoreContract:
         assert await store.due_games(1_000, 10) == ["g1"]
         await store.set_due([("g1", 6, None), ("g3", 2, 800)])
         assert await store.due_games(10_000, 10) == ["g3", "g2"]
+        await store.set_due([("g1", 5, 100)])  # older than the drop: ignored too
+        assert await store.due_games(10_000, 10) == ["g3", "g2"]
+
+    async def test_index_gaps_are_games_the_deadline_index_may_lack(self, store: Any) -> None:
+        """The start-up scan's question (``ClockKeeper.rebuild``): which games have no
+        entry although their stream may need one (never written, or dropped at a version
+        below the head)? An entry, or a drop at the head, is no gap."""
+        for gid, n in (("never", 2), ("behind", 3), ("at-head", 2), ("entry", 4)):
+            await store.append(gid, 0, "c", [ev(i, f"T{i}") for i in range(1, n + 1)])
+        await store.set_due([("behind", 2, None), ("at-head", 2, None), ("entry", 1, 50)])
+        ids = ["never", "behind", "at-head", "entry", "no-such-game"]
+        assert sorted(await store.index_gaps(ids)) == [("behind", 3, "T3"), ("never", 2, "T2")]
+        assert await store.index_gaps([]) == []

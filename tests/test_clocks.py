@@ -17,6 +17,7 @@ from domain import default_registry
 from server.errors import ServiceError
 from server.games import GameService
 from server.store.memory import MemoryStore
+from server.store.redis import RedisStore
 from tests.support import Player, http, new_game, running_server, server_nodes
 
 START = 1_800_000_000_000
@@ -364,6 +365,58 @@ async def test_a_game_nobody_comes_back_to_hands_the_absent_seat_over_after_a_re
             log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
     handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
     # seat 0 first; then (the bot drew for it) seat 1, away as long
+    assert [(h["seat"], h["reason"]) for h in handed] == [(0, "absent"), (1, "absent")]
+
+
+async def _forget_index_entry(store: RedisStore, gid: str, version: int | None = None) -> None:
+    """As if the game's index entry was never written (``version`` None: a game older than
+    the index), or was dropped at ``version`` and the process died before writing the
+    append after it."""
+    await store.redis.zrem(f"{store.prefix}:{{clocks}}:due", gid)
+    if version is None:
+        await store.redis.hdel(f"{store.prefix}:{{clocks}}:ver", gid)
+    else:
+        await store.redis.hset(f"{store.prefix}:{{clocks}}:ver", gid, version)
+
+
+async def test_a_game_missing_from_the_deadline_index_times_out_after_a_restart(
+    key_prefix: str, redis_store: RedisStore
+) -> None:
+    """The index is a cache of the logs: a game it lacks is found at start-up and its
+    clock runs out as its log says (once), and the best bot plays on for the seat."""
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        async with http(base) as c:
+            gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:20"})
+    await _forget_index_entry(redis_store, gid)
+    now.advance(25)
+    with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
+        summary = await _until_lobby(base, gid, lambda g: g["seats"][0]["stand_in"] is not None)
+        assert summary["seats"][0]["stand_in"] == "random"
+        async with http(base) as c:
+            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    expired = [e["data"] for e in log if e["type"] == "cloister.ClockExpired"]
+    assert expired == [{"seat": 0, "at": now.ms}]
+    handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
+    assert [(h["seat"], h["reason"]) for h in handed] == [(0, "clock")]
+
+
+async def test_an_absent_seat_is_handed_over_after_a_restart_lost_the_index_write(
+    key_prefix: str, redis_store: RedisStore
+) -> None:
+    """No clock; the game started with the append after the one its entry was dropped at
+    (open, nothing to look at), and its process died before writing the entry again."""
+    now = FakeTime()
+    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
+        async with http(base) as c:
+            gid, _tokens = await new_game(c, "high-card", {"players": 2, "absent": 60})
+    await _forget_index_entry(redis_store, gid, version=1)
+    now.advance(61)
+    with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
+        await _until_lobby(base, gid, lambda g: all(s["stand_in"] for s in g["seats"]))
+        async with http(base) as c:
+            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
     assert [(h["seat"], h["reason"]) for h in handed] == [(0, "absent"), (1, "absent")]
 
 

@@ -3,9 +3,9 @@
 Optional, used by the game service when a store has them (the Redis store does):
 ``read_raw(game_id, after)`` (``read`` with unparsed payloads, see :data:`RawEvent`), and
 ``get_snapshot(game_id)`` / ``put_snapshot(game_id, fields)`` (a cache of folded state,
-``server.snapshots``), and ``set_due(items)`` / ``due_games(now, limit)`` (the deadline
-index of running games, ``server.clocks``: without it a game's clocks run only while some
-process holds the game).
+``server.snapshots``), and ``set_due(items)`` / ``due_games(now, limit)`` /
+``index_gaps(game_ids)`` (the deadline index of running games, ``server.clocks``: without
+it a game's clocks run only while some process holds the game).
 """
 
 from __future__ import annotations

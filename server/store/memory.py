@@ -18,8 +18,9 @@ class MemoryStore:
         self._order: list[str] = []
         self._bells: list[asyncio.Queue[tuple[str, int]]] = []
         self._snaps: dict[str, dict[str, str | bytes]] = {}
-        self._due: dict[str, tuple[int, int]] = {}
-        """The deadline index (``RedisStore.set_due``): game id -> (version, time)."""
+        self._due: dict[str, tuple[int, int | None]] = {}
+        """The deadline index (``RedisStore.set_due``): game id -> (version, time; None:
+        dropped at that version)."""
 
     async def append(
         self,
@@ -88,14 +89,25 @@ class MemoryStore:
             have = self._due.get(gid)
             if have is not None and have[0] > version:
                 continue
-            if at is None:
-                self._due.pop(gid, None)
-            else:
-                self._due[gid] = (version, at)
+            self._due[gid] = (version, at)
 
     async def due_games(self, now: int, limit: int) -> list[str]:
-        due = sorted((at, gid) for gid, (_, at) in self._due.items() if at <= now)
+        due = sorted(
+            (at, gid) for gid, (_, at) in self._due.items() if at is not None and at <= now
+        )
         return [gid for _, gid in due[:limit]]
+
+    async def index_gaps(self, game_ids: Sequence[str]) -> list[tuple[str, int, str]]:
+        """As ``RedisStore.index_gaps``."""
+        gaps = []
+        for gid in game_ids:
+            stream = self._streams.get(gid)
+            have = self._due.get(gid)
+            if not stream or (have is not None and have[1] is not None):
+                continue
+            if have is None or have[0] < len(stream):
+                gaps.append((gid, len(stream), stream[-1].type))
+        return gaps
 
     async def game_ids(self) -> list[str]:
         return list(reversed(self._order))

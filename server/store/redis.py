@@ -114,19 +114,20 @@ for i = 1, #ARGV, 3 do
   if not have or tonumber(have) <= v then
     if at == '' then
       redis.call('ZREM', due, gid)
-      redis.call('HDEL', ver, gid)
     else
       redis.call('ZADD', due, at, gid)
-      redis.call('HSET', ver, gid, v)
     end
+    redis.call('HSET', ver, gid, v)
   end
 end
 return 0
 """
 """KEYS: the deadline index and its versions. ARGV: (game id, version, time or '' to
 drop) per game. A write computed at an older version than the stored one is ignored, so
-processes writing one game's entry in any order leave the newest; a dropped entry forgets
-its version, and a late older write that adds it again is only a needless look."""
+processes writing one game's entry in any order leave the newest. A dropped entry keeps
+its version: a game with no entry that was written at its stream's head needs no look (it
+is open or finished), and the start-up scan (``index_gaps``) tells it from one whose entry
+was never written or lags its stream."""
 _AHEAD = 4
 """Pages asked for at once when reading a stream."""
 
@@ -397,6 +398,30 @@ class RedisStore:
         """Games whose next look is at or before ``now`` (ms), soonest first."""
         ids = await self.redis.zrangebyscore(self._due, "-inf", now, start=0, num=limit)
         return [i.decode() for i in ids]
+
+    async def index_gaps(self, game_ids: Sequence[str]) -> list[tuple[str, int, str]]:
+        """Of ``game_ids``, the games the deadline index may lack: no entry, and either
+        never written (a game older than the index) or last written at a version below its
+        stream's head (a process died between an append and its index write). Each as
+        (game id, head, type of the head event). One pipelined round trip: each game's
+        last stream entry, and two reads of the index; no game's log is read."""
+        if not game_ids:
+            return []
+        ids = list(game_ids)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hmget(self._due_ver, ids)
+        pipe.zmscore(self._due, ids)
+        for gid in ids:
+            pipe.xrevrange(self._key(gid, "events"), count=1)
+        versions, scores, *lasts = await pipe.execute()
+        gaps = []
+        for gid, have, score, last in zip(ids, versions, scores, lasts, strict=True):
+            if score is not None or not last:
+                continue
+            head = int(last[0][0].split(b"-")[0])
+            if have is None or int(have) < head:
+                gaps.append((gid, head, last[0][1].get(b"t", b"").decode()))
+        return gaps
 
     async def game_ids(self) -> list[str]:
         ids = await self.redis.zrevrange(f"{self.prefix}:games", 0, -1)
