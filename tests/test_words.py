@@ -183,7 +183,7 @@ def test_road_breakdown_is_the_rulebooks_final_scoring() -> None:
     from domain.road_to_enlightenment import draft
 
     game, state = _final("road-to-enlightenment", {"players": 4, "length": "short"}, 5)
-    from domain.road_to_enlightenment.describe import score_parts
+    from domain.road_to_enlightenment.game import score_parts
 
     deltas = draft.score_deltas(state)
     for seat, d in deltas.items():

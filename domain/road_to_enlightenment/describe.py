@@ -4,7 +4,8 @@ Players are named with their nation ("Ann (France)"), luminaries, cities and med
 their printed names, action slots and track spaces as the board numbers them (from 1).
 Bookkeeping (the stage the game waits for, the slot cursor, the combat record, shortfall and
 draft-debt counters, census membership, a player's tentative phase-1 placements) has no line:
-the events that matter to a player say it all.
+the events that matter to a player say it all. How a reader names seats, nations and zones is
+``glossary.Reader``; the score sheet of the result is in ``game.py``.
 """
 
 from __future__ import annotations
@@ -17,10 +18,10 @@ from ..viewers import Viewer
 from . import events as E
 from .content import CATH, content
 from .events import Event
-from .glossary import Words, words
+from .glossary import Reader, zone
 from .state import RerollReason, StageKind, State
 
-__all__ = ["QUIET", "Reader", "final_lines", "narrate", "prompt", "summary"]
+__all__ = ["QUIET", "narrate", "prompt", "summary", "table_names"]
 
 QUIET: tuple[type, ...] = (
     E.StageSet,
@@ -36,53 +37,6 @@ QUIET: tuple[type, ...] = (
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-class Reader:
-    """Seats and nations for one audience: a nation a player holds is named as that player
-    ("Ann (France)"), an uncontrolled one by its name ("Russia", "the Ottoman Empire")."""
-
-    def __init__(self, names: Names) -> None:
-        self.names = names
-        self.w = words()
-        self.seat_of = {label: seat for seat, label in enumerate(names.labels)}
-
-    def seat(self, seat: int) -> str:
-        return self.names.seat(seat)
-
-    def nation(self, code: str | None) -> str:
-        if code is None:
-            return "nobody"
-        name = self.w.nation(code)
-        seat = self.seat_of.get(name)
-        return name if seat is None else self.names.seat(seat)
-
-    def cards(self, cards: Sequence[str] | None, count: int, what: str = "luminary") -> str:
-        if cards:
-            return self.w.cards(cards)
-        return plural(count, what, "luminaries" if what == "luminary" else None)
-
-
-def _zone(w: Words, zone: str) -> str:
-    if zone.startswith("slot"):
-        return f"action slot {zone[4:]}"
-    if zone.startswith("row:"):
-        return f"the face-up {w.colour(zone[4:])} luminaries"
-    if zone.startswith("pile:"):
-        return f"the {w.colour(zone[5:])} lesser deck"
-    if zone.startswith("fav:"):
-        return str(w.raw["pools"].get(zone, "the favorites"))
-    return {
-        "hand": "hand",
-        "deck": "the draw deck",
-        "discard": "the discard pile",
-        "mat": "the nation mat",
-        "aside": "the removed luminaries",
-        "defense": "the defending stack",
-        "box": "the box",
-        "vault": "the box",
-        "peek": "the reorganize view",
-    }.get(zone, "the table")
 
 
 _COIN_REASONS = {
@@ -147,7 +101,7 @@ def _sentence(event: Event, r: Reader) -> str | None:
             return f"The event chits: {join_words(turns)}"
         case E.PileShuffled(pile=pile, count=n):
             verb = "is" if pile.startswith("pile:") else "are"
-            return f"{_cap(_zone(w, pile))} {verb} shuffled ({plural(n, 'card')})"
+            return f"{_cap(zone(w, pile))} {verb} shuffled ({plural(n, 'card')})"
         case E.LuminariesMoved(seat=s, cards=cards, count=n, src=src, dst=dst, reason=why):
             return _moved(r, s, cards, n, src, dst, why)
         case ChoiceCommitted(seat=s, choice=choice):
@@ -369,7 +323,7 @@ def _moved(
     if why == "eliminated":
         lost = plural(n, "luminary", "luminaries")
         return f"{lost} of {who or 'the fallen nation'} leave the game"
-    return f"{who} moves {what} from {_zone(w, src)} to {_zone(w, dst)}".strip()
+    return f"{who} moves {what} from {zone(w, src)} to {zone(w, dst)}".strip()
 
 
 def _revealed(r: Reader, choices: Sequence[tuple[int, Sequence[str]]]) -> str:
@@ -509,59 +463,3 @@ def prompt(state: State, viewer: Viewer) -> str:
     }
     yours, theirs = texts.get(kind, ("Make your choice", f"Waiting for {waiting}"))
     return yours if mine else theirs
-
-
-def score_parts(state: State, seat: int) -> list[tuple[str, int]]:
-    """The scoring of phase 4a for ``seat`` at ``state``, category by category as the
-    rulebook lists it (same sum as ``draft.score_deltas``)."""
-    from .content import ANTI
-
-    label = words().raw["scoring"]
-    act = list(state.order)
-    p = state.players[seat]
-    parts = [
-        (label["foreign"], len(state.foreign(seat))),
-        (
-            label["lost"],
-            -2 * sum(1 for c in state.home_cities(p.nation) if state.controller(c) != p.nation),
-        ),
-    ]
-    for attr, key in (("sci", "sci"), ("art", "art")):
-        pos = getattr(p, attr)
-        half = 1 if 1 <= pos <= 8 else 2 if pos >= 9 else 0
-        top = max(act, key=lambda q: (getattr(state.players[q], attr), -act.index(q)))
-        low = pos == min(getattr(state.players[q], attr) for q in act)
-        parts += [
-            (label[f"{key}_half"], half),
-            (label[f"{key}_top"], 2 if seat == top else 0),
-            (label[f"{key}_bottom"], -1 if low else 0),
-        ]
-    rel = content().nations[p.nation].religion
-    ours = (state.religion < 0 and rel == CATH) or (state.religion > 0 and rel == ANTI)
-    parts.append((label["religion"], 2 if ours else 0))
-    if p.nation == "RUS" and "STEPPE_PATIENCE" in content().nations["RUS"].powers:
-        parts.append((label["steppe"], sum(1 for a in ("sci", "art") if getattr(p, a) >= 9)))
-    return parts
-
-
-def final_lines(state: State, seat: int) -> list[tuple[str, int]]:
-    """A player's final prestige as lines that add up to it: what they held before the last
-    scoring, then that scoring's categories (the final turn is always a scoring turn); a
-    game ended early by elimination has no final scoring to show."""
-    label = words().raw["scoring"]
-    p = state.players[seat]
-    if p.eliminated:
-        return [(label["eliminated"], p.score)]
-    scoring_turns = content().rules["scoring_turns"][state.length]
-    if state.turn not in scoring_turns or state.turn < state.final_turn:
-        return [(label["total"], p.score)]
-    parts = score_parts(state, seat)
-    delta = sum(v for _, v in parts)
-    before = p.score - delta
-    floor = 0
-    if before < 0:  # DD-14: the scoring floors prestige at 0
-        floor, before = -before, 0
-    lines = [(label["before"], before), *parts]
-    if floor:
-        lines.append((label["floor"], floor))
-    return lines

@@ -11,22 +11,22 @@ from ..narration import GlossaryEntry, Names, ScoreLine, Standing
 from ..randomness import Context
 from ..viewers import Seat, Viewer
 from .commands import COMMAND_TYPES, Command
-from .content import content
+from .content import ANTI, CATH, content
 from .decide import decide
-from .describe import QUIET, final_lines
+from .describe import QUIET
 from .describe import narrate as _narrate
 from .describe import prompt as _prompt
 from .describe import summary as _summary
 from .events import EVENT_TYPES, Event
 from .events import is_horizon as _is_horizon
 from .evolve import evolve
-from .glossary import build_glossary
+from .glossary import build_glossary, words
 from .legal import legal_commands, to_act
 from .setup import fork_reshuffle_events, setup_events
 from .state import State
 from .view import RoadView, full_view, hidden_values
 
-__all__ = ["RoadToEnlightenment"]
+__all__ = ["RoadToEnlightenment", "final_lines", "score_parts"]
 
 
 class RoadToEnlightenment(GameBase[State, Command, Event]):
@@ -148,3 +148,57 @@ class RoadToEnlightenment(GameBase[State, Command, Event]):
 @cache
 def _glossary() -> dict[str, GlossaryEntry]:
     return build_glossary()
+
+
+def score_parts(state: State, seat: int) -> list[tuple[str, int]]:
+    """The scoring of phase 4a for ``seat`` at ``state``, category by category as the
+    rulebook lists it (same sum as ``draft.score_deltas``)."""
+    label = words().raw["scoring"]
+    act = list(state.order)
+    p = state.players[seat]
+    parts = [
+        (label["foreign"], len(state.foreign(seat))),
+        (
+            label["lost"],
+            -2 * sum(1 for c in state.home_cities(p.nation) if state.controller(c) != p.nation),
+        ),
+    ]
+    for attr, key in (("sci", "sci"), ("art", "art")):
+        pos = getattr(p, attr)
+        half = 1 if 1 <= pos <= 8 else 2 if pos >= 9 else 0
+        top = max(act, key=lambda q: (getattr(state.players[q], attr), -act.index(q)))
+        low = pos == min(getattr(state.players[q], attr) for q in act)
+        parts += [
+            (label[f"{key}_half"], half),
+            (label[f"{key}_top"], 2 if seat == top else 0),
+            (label[f"{key}_bottom"], -1 if low else 0),
+        ]
+    rel = content().nations[p.nation].religion
+    ours = (state.religion < 0 and rel == CATH) or (state.religion > 0 and rel == ANTI)
+    parts.append((label["religion"], 2 if ours else 0))
+    if p.nation == "RUS" and "STEPPE_PATIENCE" in content().nations["RUS"].powers:
+        parts.append((label["steppe"], sum(1 for a in ("sci", "art") if getattr(p, a) >= 9)))
+    return parts
+
+
+def final_lines(state: State, seat: int) -> list[tuple[str, int]]:
+    """A player's final prestige as lines that add up to it: what they held before the last
+    scoring, then that scoring's categories (the final turn is always a scoring turn); a
+    game ended early by elimination has no final scoring to show."""
+    label = words().raw["scoring"]
+    p = state.players[seat]
+    if p.eliminated:
+        return [(label["eliminated"], p.score)]
+    scoring_turns = content().rules["scoring_turns"][state.length]
+    if state.turn not in scoring_turns or state.turn < state.final_turn:
+        return [(label["total"], p.score)]
+    parts = score_parts(state, seat)
+    delta = sum(v for _, v in parts)
+    before = p.score - delta
+    floor = 0
+    if before < 0:  # DD-14: the scoring floors prestige at 0
+        floor, before = -before, 0
+    lines = [(label["before"], before), *parts]
+    if floor:
+        lines.append((label["floor"], floor))
+    return lines

@@ -1,5 +1,6 @@
 """Road to Enlightenment's words as data: printed names and rules text of every luminary,
-nation, city and medallion, and the vocabulary the narrator and the prompts share.
+nation, city and medallion, and the vocabulary the narrator and the prompts share: how one
+audience reads a seat or a nation (:class:`Reader`) and the names of the zones.
 
 ``data/glossary.json`` holds the texts; this module checks them against the content (every
 stat, colour, power type, nation power, chit and sea has its words) and builds the glossary
@@ -9,17 +10,17 @@ served at ``GET /api/types/road-to-enlightenment/glossary``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
 
 import attrs
 
-from ..narration import GlossaryEntry, join_words
+from ..narration import GlossaryEntry, Names, join_words, plural
 from .content import COLORS, NEU, POWER_TYPES, STATS, Content, ContentError, Luminary, content
 
-__all__ = ["Words", "build_glossary", "load_words", "validate_words", "words"]
+__all__ = ["Reader", "Words", "build_glossary", "load_words", "validate_words", "words", "zone"]
 
 
 @attrs.frozen
@@ -116,6 +117,53 @@ def load_words() -> Words:
 def words() -> Words:
     """The validated words, loaded once (after the content, which they are checked against)."""
     return load_words()
+
+
+class Reader:
+    """Seats and nations for one audience: a nation a player holds is named as that player
+    ("Ann (France)"), an uncontrolled one by its name ("Russia", "the Ottoman Empire")."""
+
+    def __init__(self, names: Names) -> None:
+        self.names = names
+        self.w = words()
+        self.seat_of = {label: seat for seat, label in enumerate(names.labels)}
+
+    def seat(self, seat: int) -> str:
+        return self.names.seat(seat)
+
+    def nation(self, code: str | None) -> str:
+        if code is None:
+            return "nobody"
+        name = self.w.nation(code)
+        seat = self.seat_of.get(name)
+        return name if seat is None else self.names.seat(seat)
+
+    def cards(self, cards: Sequence[str] | None, count: int, what: str = "luminary") -> str:
+        if cards:
+            return self.w.cards(cards)
+        return plural(count, what, "luminaries" if what == "luminary" else None)
+
+
+def zone(w: Words, zone: str) -> str:
+    if zone.startswith("slot"):
+        return f"action slot {zone[4:]}"
+    if zone.startswith("row:"):
+        return f"the face-up {w.colour(zone[4:])} luminaries"
+    if zone.startswith("pile:"):
+        return f"the {w.colour(zone[5:])} lesser deck"
+    if zone.startswith("fav:"):
+        return str(w.raw["pools"].get(zone, "the favorites"))
+    return {
+        "hand": "hand",
+        "deck": "the draw deck",
+        "discard": "the discard pile",
+        "mat": "the nation mat",
+        "aside": "the removed luminaries",
+        "defense": "the defending stack",
+        "box": "the box",
+        "vault": "the box",
+        "peek": "the reorganize view",
+    }.get(zone, "the table")
 
 
 def _stats(w: Words, lum: Luminary) -> str:
