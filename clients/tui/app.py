@@ -34,12 +34,13 @@ from protocol import Rejected, ServerMessage
 
 from ..client import ApiError, UndoRefused
 from .clocks import clock_line
+from .fork import ForkPlan
 from .frame import Frame, log_lines
 from .games import GameUI, ui_for
 from .games.base import breakdown
 from .moves import Move, MoveList
 from .source import LiveSource, ReplaySource
-from .widgets import ConfirmScreen, HelpScreen, MoveInput, MovesScreen
+from .widgets import ConfirmScreen, ForkScreen, HelpScreen, MoveInput, MovesScreen
 
 __all__ = ["CloisterApp"]
 
@@ -65,7 +66,8 @@ KEYS_REPLAY = (
     "Up/Down: scroll the board.  ? or F1: this help.  q or Ctrl+Q: leave.",
     "Once the game is over: v verifies it (re-decided from its revealed seed, as `cloister",
     "verify` does); f forks it here: a new game from the version shown, what is hidden dealt",
-    "anew, you in a seat and bots in the others.",
+    "anew; each seat's number key there chooses who takes it: you, a person, or a bot.",
+    "A replay opened while the game ran asks again when v or f is pressed.",
 )
 
 
@@ -132,10 +134,13 @@ class CloisterApp(App[int]):
         self.frame: Frame | None = None
         self.ui: GameUI = GameUI()
         self.moves = MoveList(())
-        self._logged = 0
+        self._logged: list[str] = []
+        """The log's lines as written (a change to an earlier one rewrites the log)."""
         self._redraw_pending = False
         self._unsubscribe: Any = None
         self._target = 0
+        self.said = ""
+        """The message line's text (the server's answer to the last key), unwrapped."""
         self.forked: dict[str, Any] | None = None
         """The summary of the game this replay was forked into (``f``)."""
         """Replay: the version the keys asked for (shown once its view is fetched)."""
@@ -262,13 +267,17 @@ class CloisterApp(App[int]):
     def _draw_log(self, f: Frame, replace: bool) -> None:
         log = self.query_one("#log", RichLog)
         lines = log_lines(f.events)
-        if replace or len(lines) < self._logged:
+        said = [sentence for _, sentence in lines]
+        done = len(self._logged)
+        # New lines are appended; an undo changes earlier ones (marked "taken back"), and
+        # then the whole log is written again.
+        if replace or said[:done] != self._logged:
             log.clear()
-            self._logged = 0
-        for version, sentence in lines[self._logged :]:
+            done = 0
+        for version, sentence in lines[done:]:
             now = self.mode == "replay" and version == f.version
             log.write(Text(("▶ " if now else "") + sentence, style="bold" if now else ""))
-        self._logged = len(lines)
+        self._logged = said
 
     # -- playing --------------------------------------------------------------------------------
     @on(Input.Changed, "#move")
@@ -431,6 +440,7 @@ class CloisterApp(App[int]):
             widget.update(line if line is not None else "")
 
     def message(self, text: str, style: str = "") -> None:
+        self.said = text
         self.query_one("#message", Static).update(Text(text, style=style))
 
     # -- replay ---------------------------------------------------------------------------------
@@ -482,24 +492,40 @@ class CloisterApp(App[int]):
         self.action_board_scroll(lines)
 
     # -- verify and fork (replay of a finished game) --------------------------------------------
-    def _finished_replay(self, what: str) -> ReplaySource | None:
+    async def _finished_replay(self, what: str) -> ReplaySource | None:
+        """The replay's source if its game is over. A replay opened while the game ran asks
+        the server again (the game may have ended since): then the log, the last version and
+        the result are read anew and the version on screen is drawn again."""
         source = self.source
         if not isinstance(source, ReplaySource):
             return None
         if source.summary.get("status") != "finished":
-            self.message(f"Only a finished game can be {what}.", "yellow")
+            try:
+                changed = await source.refresh()
+            except Exception as exc:
+                self.message(f"Not {what}: the game's status could not be read ({exc})", "red")
+                return None
+            if changed:
+                self.show(await source.goto(self._target))
+        if source.summary.get("status") != "finished":
+            status = source.summary.get("status", "unknown")
+            self.message(
+                f"Only a finished game can be {what}: this one is {status} "
+                f"(version {source.summary.get('version', source.last)}). Press the key again "
+                "once it has ended.",
+                "yellow",
+            )
             return None
         return source
 
     def action_verify(self) -> None:
-        if self._finished_replay("verified") is not None:
-            self.verify()
+        self.verify()
 
     @work(exclusive=True, group="tools")
     async def verify(self) -> None:
         """The server's re-decision of the game from its revealed seed (``Api.verify``,
         the check ``cloister verify`` makes of an export)."""
-        source = self._finished_replay("verified")
+        source = await self._finished_replay("verified")
         if source is None:
             return
         self.message("Verifying: every event re-decided from the revealed seed …", "dim")
@@ -516,33 +542,54 @@ class CloisterApp(App[int]):
             self.message(f"NOT verified: {said}", "red")
 
     def action_fork(self) -> None:
-        source = self._finished_replay("forked")
+        self.fork_dialog()
+
+    @work(exclusive=True, group="tools")
+    async def fork_dialog(self) -> None:
+        """Ask who takes each seat of the fork (me, a person, a bot of some level), then
+        fork at the version shown."""
+        source = await self._finished_replay("forked")
         if source is None:
             return
         version = self._target
+        levels: list[str] = ["random"]
+        with contextlib.suppress(Exception):  # without the list, "random" is every type's
+            for t in await source.api.game_types():
+                if t.get("name") == source.summary.get("type"):
+                    levels = [str(b) for b in t.get("bots") or levels]
+        plan = ForkPlan.default(source.seats, levels)
         question = (
             f"Fork here, at version {version}: a new game from this position, with what is "
-            "hidden dealt anew. Take a seat in it (bots play the others)?"
+            "hidden dealt anew. Who takes each seat?"
         )
 
         def answered(yes: bool | None) -> None:
             if yes:
-                self.fork(version)
+                self.fork(version, plan)
 
-        self.push_screen(ConfirmScreen(question), answered)
+        self.push_screen(ForkScreen(question, plan), answered)
 
     @work(exclusive=True, group="tools")
-    async def fork(self, version: int) -> None:
-        """Create the fork (``Api.fork``) with me in a seat, and keep its token as
-        ``cloister join`` does, so that ``cloister play <game>`` takes it."""
+    async def fork(self, version: int, plan: ForkPlan | None = None) -> None:
+        """Create the fork (``Api.fork``) with the seats as ``plan`` says (default: me in
+        the first, bots in the others). My seat's token is kept as ``cloister join`` keeps
+        one, so that ``cloister play <game>`` takes it; a person's seat is left open, and
+        the line says how they take it."""
         from ..cli import TokenStore  # the command line imports this package
 
-        source = self._finished_replay("forked")
+        source = await self._finished_replay("forked")
         if source is None:
             return
-        bots: list[dict[str, Any]] = [{} for _ in range(max(0, len(source.seats) - 1))]
+        plan = plan or ForkPlan.default(source.seats, ["random"])
+        me = plan.me
         try:
-            new = await source.api.fork(source.game_id, version, FORK_NAME, bots=bots)
+            new = await source.api.fork(
+                source.game_id,
+                version,
+                FORK_NAME if me is not None else None,
+                seat=None if me is None else plan.seats[me].seat,
+                bots=plan.bots(),
+            )
         except ApiError as exc:
             self.message(f"Not forked: {exc.message}", "red")
             return
@@ -551,17 +598,22 @@ class CloisterApp(App[int]):
             return
         you = new.get("you") or {}
         gid = str(new["id"])
+        said = [f"Forked: game {gid}."]
         if you.get("token"):
             with contextlib.suppress(OSError):  # the game exists; the token is shown anyway
                 TokenStore().save(
                     source.api.base_url, gid, int(you["seat"]), str(you["token"]), FORK_NAME
                 )
+            said.append(f"You: seat {int(you['seat']) + 1}, play it: cloister play {gid}.")
+        for s in plan.open_seats:
+            said.append(
+                f"{s.label} is open for a person: cloister join {gid} --seat {s.seat}, or "
+                f"{source.api.base_url}/#/game/{gid}."
+            )
+        if me is None and not plan.open_seats:
+            said.append(f"Bots play every seat: cloister watch {gid}.")
         self.forked = new
-        self.message(
-            f"Forked: game {gid}, you in seat {int(you.get('seat', 0)) + 1}. "
-            f"Play it: cloister play {gid}",
-            "green",
-        )
+        self.message(" ".join(said), "green")
 
     def action_quit_key(self) -> None:
         self.exit(0)

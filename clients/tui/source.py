@@ -80,7 +80,8 @@ class ReplaySource:
     """A game's history, one version at a time (``GET /events`` and ``GET /view``).
 
     Views are fetched when first shown and kept (a few hundred), so stepping back is
-    instant. The log is read once; ``reload`` reads it again (a running game goes on).
+    instant. The log is read once; ``reload`` reads it again (a running game goes on), and
+    ``refresh`` does when the game's status or version changed.
     """
 
     CACHE = 512
@@ -112,6 +113,18 @@ class ReplaySource:
         self.last = int(log["version"])
         self.audience = str(log.get("audience", ""))
         self._views.clear()
+
+    async def refresh(self) -> bool:
+        """Read the game's status again (a replay opened while it ran: has it ended since?);
+        if the game moved on, read its log again too. True if anything changed."""
+        summary = await self.api.game(self.game_id)
+        if (summary.get("status"), summary.get("version")) == (
+            self.summary.get("status"),
+            self.summary.get("version"),
+        ):
+            return False
+        await self.reload()
+        return True
 
     async def goto(self, version: int) -> Frame:
         self.version = max(0, min(version, self.last))

@@ -1,11 +1,12 @@
-"""The UI's pieces beside the board: the move line, the moves menu, help and confirmation."""
+"""The UI's pieces beside the board: the move line, the moves menu, help, confirmation and
+the fork's seats."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -13,9 +14,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from .fork import ME, ForkPlan
 from .moves import Move, MoveList
 
-__all__ = ["ConfirmScreen", "HelpScreen", "MoveInput", "MovesScreen"]
+__all__ = ["ConfirmScreen", "ForkScreen", "HelpScreen", "MoveInput", "MovesScreen"]
 
 
 class MoveInput(Input):
@@ -171,6 +173,51 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm-box"):
             yield Static(Text(self.question, style="bold"))
             yield Static("y / Enter: yes, do it     n / Esc: no")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class ForkScreen(ModalScreen[bool]):
+    """ "Fork here": who takes each seat of the new game (a seat's number key cycles me, a
+    person, each bot level), then y / Enter forks, n / Esc does not."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "fork"),
+        Binding("enter", "answer(True)", show=False),
+        Binding("n", "answer(False)", "cancel"),
+        Binding("escape", "answer(False)", show=False),
+    ]
+
+    def __init__(self, question: str, plan: ForkPlan) -> None:
+        super().__init__()
+        self.question = question
+        self.plan = plan
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Static(Text(self.question, style="bold"))
+            yield Static(self._seats(), id="fork-seats")
+            yield Static(
+                f"1-{len(self.plan.seats)}: change who takes that seat    "
+                "y / Enter: fork    n / Esc: cancel"
+            )
+
+    def _seats(self) -> Text:
+        t = Text()
+        for i, s in enumerate(self.plan.seats):
+            who = f" (was {s.name})" if s.name else ""
+            t.append(f"\n {i + 1}  {s.label}{who}: ", style="bold")
+            t.append(self.plan.words(i), style="green" if self.plan.choice[i] == ME else "")
+        return t
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.character.isdigit():
+            i = int(event.character) - 1
+            if 0 <= i < len(self.plan.seats):
+                self.plan.cycle(i)
+                self.query_one("#fork-seats", Static).update(self._seats())
+                event.stop()
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

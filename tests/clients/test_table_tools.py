@@ -10,7 +10,7 @@ import pytest
 from clients.client import Api, ApiError, GameClient
 from protocol import Accepted
 
-from .test_tui import assert_fits, live_app, press, until
+from .test_tui import assert_fits, live_app, press, screen_lines, until
 
 pytestmark = pytest.mark.redis
 
@@ -56,8 +56,11 @@ async def test_tui_undo_key(live_server: Any) -> None:
         version = client.version
         await client.send({"type": "Pass"})
         await until(pilot, lambda: client.version > version)
+        await assert_fits(pilot, "1) passes")  # the log has the line before the undo
         await press(pilot, "ctrl+z")
         await assert_fits(pilot, "Taken back: your last move")
+        # The log already written is written again: the pass is marked, the undo said.
+        await assert_fits(pilot, "(taken back)", "takes back")
         await until(pilot, lambda: client.my_turn)
         await press(pilot, "ctrl+q")
 
@@ -156,3 +159,101 @@ async def until_finished(api: Api, gid: str) -> None:
             return
         await asyncio.sleep(0.05)
     raise AssertionError("the bots did not finish")
+
+
+async def test_tui_replay_of_a_running_game_verifies_once_it_has_ended(
+    live_server: Any,
+) -> None:
+    """A replay opened while the game runs: v says why not, in full (the sentence wraps);
+    once the game has ended, v verifies without reopening the replay (it asks again)."""
+    from clients.tui.app import CloisterApp
+    from clients.tui.source import ReplaySource
+
+    from .helpers import new_game, play_until
+    from .test_tui import SIZE
+
+    gid, t0, t1 = await new_game(live_server.url, "tools-late")
+    async with Api(live_server.url) as api:
+        source = ReplaySource(api, gid)
+        await source.start()
+        assert source.summary["status"] == "running"
+        app = CloisterApp(source)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.frame is not None)
+            await press(pilot, "v")
+            # The whole sentence, to its last words, though it is wider than the screen.
+            await assert_fits(
+                pilot, "Only a finished game can be verified: this one is running", "ended."
+            )
+            async with (
+                GameClient(live_server.url, gid, t0) as a,
+                GameClient(live_server.url, gid, t1) as b,
+            ):
+                await play_until([a, b], lambda: a.status == "finished")
+            await press(pilot, "v")
+            await assert_fits(pilot, "Verified")
+            assert app.frame is not None and app.frame.last_version == source.last
+            assert source.summary["status"] == "finished"
+            await press(pilot, "end")
+            await until(pilot, lambda: app.frame is not None and app.frame.finished)
+
+
+async def test_tui_fork_offers_each_seat_to_a_person_or_a_bot(
+    live_server: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """f asks who takes each seat; the seat's number key changes it (me, a person, each bot
+    level). A person's seat is left open, and the line says how they take it."""
+    from clients.tui.app import CloisterApp
+    from clients.tui.source import ReplaySource
+
+    from .test_tui import SIZE
+
+    monkeypatch.setenv("CLOISTER_CONFIG", str(tmp_path))
+    async with Api(live_server.url) as api:
+        game = await api.create_game("high-card", {"players": 2}, "tools-fork2", bots=[{}, {}])
+        gid = game["id"]
+        await until_finished(api, gid)
+        source = ReplaySource(api, gid)
+        await source.start()
+        app = CloisterApp(source)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.frame is not None)
+            await press(pilot, *["right"] * 9)
+            await until(pilot, lambda: app.frame is not None and app.frame.version == 9)
+            await press(pilot, "f")
+            await assert_fits(pilot, "Who takes each seat?", "1  Player 1", ": me", "a bot")
+            for _ in range(5):  # seat 2 cycles through its choices to "a person"
+                if "2  Player 2" in "\n".join(screen_lines(app)) and "a person" in "\n".join(
+                    screen_lines(app)
+                ):
+                    break
+                await press(pilot, "2")
+                await pilot.pause(0.05)
+            await assert_fits(pilot, "a person")
+            await press(pilot, "y")
+            await until(pilot, lambda: app.forked is not None)
+            await assert_fits(pilot, "Forked: game", "for a person")
+        forked = app.forked
+        assert forked is not None
+        assert f"cloister join {forked['id']} --seat 1" in app.said
+        assert f"/#/game/{forked['id']}" in app.said
+        summary = await api.game(forked["id"])
+        taken = {s["seat"]: s["taken"] for s in summary["seats"]}
+        assert taken == {0: True, 1: False} and summary["status"] == "open"
+
+
+def test_fork_plan_gives_me_one_seat_at_most() -> None:
+    from clients.tui.fork import ME, PERSON, ForkPlan
+    from clients.tui.frame import Seat
+
+    plan = ForkPlan.default([Seat(0, "A"), Seat(1, "B"), Seat(2, "C")], ["greedy", "random"])
+    assert plan.choice == [ME, "greedy", "greedy"]
+    plan.cycle(1)  # B: random (after greedy), never "me" while A is mine
+    assert plan.choice[1] == "random"
+    plan.cycle(1)
+    assert plan.choice[1] == PERSON
+    plan.cycle(0)  # A: from me to a person; now B or C may be me
+    assert plan.choice[0] == PERSON and plan.me is None
+    assert plan.options(2)[0] == ME
+    assert plan.bots() == [{"seat": 2, "level": "greedy"}]
+    assert [s.seat for s in plan.open_seats] == [0, 1]
