@@ -6,9 +6,9 @@ import { html, render, nothing, ref, createRef } from "./lit.js";
 import { humanize } from "./dom.js";
 import { getGame, getEvents, getView, verifyGame, seats } from "./api.js";
 import { rendererFor, safeRender } from "./games/index.js";
-import { glossary, seatName, resultPanel, breakdownFromResult, seatColour } from "./common.js";
+import { glossary, gameTypes, seatName, resultPanel, breakdownFromResult, seatColour } from "./common.js";
 import { playersPanel, logRows, detailPanel } from "./ui.js";
-import { forkForm, undoneVersions } from "./table-tools.js";
+import { forkForm, forkState, undoneVersions } from "./table-tools.js";
 
 /** @typedef {import("./types.js").RenderCtx} RenderCtx */
 
@@ -28,8 +28,11 @@ export async function mountReplay(host, { id }) {
     render(html`<section class="panel"><h1>Game not found</h1><p>${err.message}</p><a href="#/">Back to the lobby</a></section>`, host);
     return () => {};
   }
-  const [renderer, gl] = await Promise.all([rendererFor(summary.type), glossary(summary.type)]);
+  const [renderer, gl, types] = await Promise.all([rendererFor(summary.type), glossary(summary.type), gameTypes().catch(() => [])]);
   const r = new ReplayPage(host, id, summary, renderer, gl);
+  // The bot levels a fork may seat (the lobby's list for this type).
+  r.levels = types.find((t) => t.name === summary.type)?.bots || ["random"];
+  r.fork = forkState(summary.seats.length, r.levels);
   await r.reload();
   return () => r.close();
 }
@@ -60,6 +63,10 @@ class ReplayPage {
     this.detail = null;
     this.pinned = false;
     this.logRef = createRef();
+    /** @type {string[]} */
+    this.levels = ["random"];
+    /** who takes each seat of a fork (table-tools.js) */
+    this.fork = forkState(summary.seats.length, this.levels);
     /** @type {{verified: boolean, code?: string|null, message: string}|null} */
     this.verdict = null; // the server's re-deciding of a finished game (GET …/verify)
     this.onKey = (e) => {

@@ -8,6 +8,7 @@
 import { html, nothing } from "./lit.js";
 import { api, seats, prefs } from "./api.js";
 import { toast } from "./dom.js";
+import { shareField, linkTo } from "./common.js";
 /** @typedef {import("./types.js").WireEvent} WireEvent */
 /** @typedef {import("./types.js").GameSummary} GameSummary */
 
@@ -205,44 +206,94 @@ export function reportButton(gameId, token) {
 }
 
 /**
+ * Who takes each seat of a fork, as the server's fork allows (`POST …/fork`: `join` for me,
+ * `bots` by seat and level, every other seat left open for a person with the game's link):
+ * "me" (one seat at most), "person", or "bot:<level>".
+ * @typedef {{choice: string[], made: {id: string, open: string[], mine: boolean}|null}} ForkState
+ */
+
+/** The strongest level a type offers ("greedy" before "random"). @param {string[]} levels */
+function strongestBot(levels) {
+  return levels.find((b) => b !== "random") || levels[0] || "random";
+}
+
+/** Me in the first seat, the strongest bot in the others. @param {number} n @param {string[]} levels @returns {ForkState} */
+export function forkState(n, levels) {
+  return { choice: Array.from({ length: n }, (_, i) => (i === 0 ? "me" : `bot:${strongestBot(levels)}`)), made: null };
+}
+
+/** Seat `i` is now `value`; "me" moves: the seat that was mine becomes a person's.
+ * @param {ForkState} f @param {number} i @param {string} value */
+export function chooseForkSeat(f, i, value) {
+  if (value === "me") f.choice = f.choice.map((c, j) => (c === "me" && j !== i ? "person" : c));
+  f.choice[i] = value;
+}
+
+/** The fork request from the choices. @param {ForkState} f @param {GameSummary} s @param {number} version @param {string} name */
+export function forkRequest(f, s, version, name) {
+  const me = f.choice.indexOf("me");
+  /** @type {{version: number, bots: {seat: number, level: string}[], join?: {name: string, seat: number}}} */
+  const body = {
+    version,
+    bots: s.seats.flatMap((x, i) => (f.choice[i]?.startsWith("bot:") ? [{ seat: x.seat, level: f.choice[i].slice(4) }] : [])),
+  };
+  if (me >= 0) body.join = { name, seat: s.seats[me].seat };
+  return body;
+}
+
+/**
  * "Fork here" on the replay of a finished game: a new game from the step shown, with fresh
- * randomness after it; the caller takes a seat, bots or newcomers the others.
- * @param {{id: string, summary: GameSummary, pos: number, max: number}} r
+ * randomness after it; each seat goes to me, a person (open: they join with the link shown
+ * after the fork) or a bot of one of the game's levels.
+ * @param {{id: string, summary: GameSummary, pos: number, max: number, levels: string[], fork: ForkState, update: () => void}} r
  */
 export function forkForm(r) {
   const s = r.summary;
   if (s.status !== "finished") return nothing;
+  const f = r.fork;
   const at = r.pos;
   const ok = at > 0 && at < r.max;
   const submit = async (/** @type {SubmitEvent} */ e) => {
     e.preventDefault();
     const form = /** @type {HTMLFormElement} */ (e.currentTarget);
-    const data = new FormData(form);
-    const name = String(data.get("name") || "").trim() || "Player";
-    const seat = Number(data.get("seat"));
-    const bots = data.get("bots") === "on";
-    prefs.name = name;
-    const body = {
-      version: at,
-      join: { name, seat },
-      bots: bots ? s.seats.filter((x) => x.seat !== seat).map((x) => ({ seat: x.seat })) : [],
-    };
+    const name = String(new FormData(form).get("name") || "").trim() || "Player";
+    if (f.choice.includes("me")) prefs.name = name;
     try {
-      const made = await api("POST", `/api/games/${enc(r.id)}/fork`, body);
-      seats.set(made.id, { seat: made.you.seat, token: made.you.token, name });
+      const made = await api("POST", `/api/games/${enc(r.id)}/fork`, forkRequest(f, s, at, name));
+      if (made.you) seats.set(made.id, { seat: made.you.seat, token: made.you.token, name });
+      const open = s.seats.filter((_, i) => f.choice[i] === "person").map((x) => x.label);
       toast(`Forked at step ${at}: a new game from this position.`, "info");
-      location.hash = `#/game/${made.id}`;
+      if (!open.length) {
+        location.hash = made.you ? `#/game/${made.id}` : `#/watch/${made.id}`;
+        return;
+      }
+      f.made = { id: made.id, open, mine: !!made.you };
+      r.update();
     } catch (err) {
       toast(`Cannot fork here: ${err.message}`, "error", 8000);
     }
   };
+  const seatRow = (/** @type {{seat: number, label: string, name?: string|null}} */ x, /** @type {number} */ i) => html`<label>
+      <span>${x.label}${x.name ? html` <span class="muted">(was ${x.name})</span>` : nothing}</span>
+      <select name=${`seat-${x.seat}`} .value=${f.choice[i]} @change=${(/** @type {Event} */ e) => { chooseForkSeat(f, i, /** @type {HTMLSelectElement} */ (e.currentTarget).value); r.update(); }}>
+        <option value="me" ?selected=${f.choice[i] === "me"}>Me</option>
+        <option value="person" ?selected=${f.choice[i] === "person"}>A person (I send them the link)</option>
+        ${r.levels.map((l) => html`<option value=${`bot:${l}`} ?selected=${f.choice[i] === `bot:${l}`}>A bot (${l})</option>`)}
+      </select></label>`;
+  const made = f.made;
+  const body = made
+    ? html`<div class="popover fork-form fork-made" id="fork-made">
+        <p><strong>The new game is ready.</strong> ${made.open.join(", ")} ${made.open.length > 1 ? "wait" : "waits"} for a person: send them this link (it opens a seat picker).</p>
+        ${shareField("Invitation link", linkTo(`#/game/${made.id}`), "Whoever opens it first takes an open seat.", "fork-invite")}
+        <p><a class="button-link" href=${made.mine ? `#/game/${made.id}` : `#/watch/${made.id}`}>${made.mine ? "Go to my seat" : "Watch the new game"}</a>
+          <button type="button" class="secondary small" @click=${() => { f.made = null; r.update(); }}>Fork again</button></p>
+      </div>`
+    : html`<form class="popover fork-form" id="fork-form" @submit=${submit}>
+        <p>A new game from step ${at}: the same position, fresh dice and shuffles after it. Who takes each seat?</p>
+        <fieldset class="fork-seats"><legend>Seats</legend>${s.seats.map(seatRow)}</fieldset>
+        ${f.choice.includes("me") ? html`<label>Your name <input type="text" name="name" maxlength="40" .value=${prefs.name || ""} autocomplete="nickname"></label>` : nothing}
+        <button type="submit" class="primary" ?disabled=${!ok}>${ok ? `Fork at step ${at}` : "Pick a step inside the game"}</button>
+      </form>`;
   return html`<details class="fork-box">
-    <summary title="Start a new game from this position, for analysis or teaching">Fork here</summary>
-    <form class="popover fork-form" id="fork-form" @submit=${submit}>
-      <p>A new game from step ${at}: the same position, fresh dice and shuffles after it.</p>
-      <label>Your name <input type="text" name="name" maxlength="40" .value=${prefs.name || ""} autocomplete="nickname"></label>
-      <label>Your seat <select name="seat">${s.seats.map((x) => html`<option value=${x.seat}>${x.label}</option>`)}</select></label>
-      <label class="check"><input type="checkbox" name="bots" checked> Bots take the other seats (else they are offered in the lobby)</label>
-      <button type="submit" class="primary" ?disabled=${!ok}>${ok ? `Fork at step ${at}` : "Pick a step inside the game"}</button>
-    </form></details>`;
+    <summary title="Start a new game from this position, for analysis or teaching">Fork here</summary>${body}</details>`;
 }

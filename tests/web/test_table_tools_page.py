@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -193,3 +194,60 @@ def test_a_refused_undo_shows_the_servers_reason(base_url: str, browser: Any) ->
         assert "undo_not_allowed" not in text
     finally:
         p.close()
+
+
+def test_fork_offers_each_seat_to_me_a_person_or_a_bot(
+    base_url: str, browser: Any, screenshots: Path
+) -> None:
+    """Fork here asks who takes each seat; a person's seat stays open and the page shows the
+    invitation link, which seats whoever opens it."""
+    done = api(
+        base_url,
+        "POST",
+        "/api/games",
+        {"type": "high-card", "options": {"players": 2}, "bots": [{}, {}]},
+    )
+    gid = done["id"]
+    for _ in range(200):
+        if api(base_url, "GET", f"/api/games/{gid}")["status"] == "finished":
+            break
+        time.sleep(0.05)
+    p = Page(browser, base_url)
+    guest = Page(browser, base_url)
+    try:
+        p.go(f"#/replay/{gid}")
+        p.page.wait_for_function("() => window.cloister?.replay?.max > 12")
+        p.js("window.cloister.replay.go(12)")
+        p.page.locator(".fork-box > summary").click()
+        seat0 = p.page.locator("#fork-form select[name=seat-0]")
+        seat1 = p.page.locator("#fork-form select[name=seat-1]")
+        assert seat0.input_value() == "me" and seat1.input_value().startswith("bot:")
+        options = seat1.locator("option").all_inner_texts()
+        assert options[:2] == ["Me", "A person (I send them the link)"]
+        assert any(o.startswith("A bot (") for o in options)
+        seat1.select_option("me")  # me moves: the seat that was mine becomes a person's
+        assert seat0.input_value() == "person" and seat1.input_value() == "me"
+        p.page.fill("#fork-form input[name=name]", "Teacher")
+        p.page.screenshot(path=str(screenshots / "fork-seats.png"))
+        p.page.locator("#fork-form button[type=submit]").click()
+        invite = p.page.locator("#fork-invite")
+        invite.wait_for()
+        p.page.screenshot(path=str(screenshots / "fork-invite.png"))
+        link = invite.input_value()
+        new_id = link.rsplit("/", 1)[-1]
+        summary = api(base_url, "GET", f"/api/games/{new_id}")
+        assert summary["status"] == "open"
+        assert {s["seat"]: s["taken"] for s in summary["seats"]} == {0: False, 1: True}
+        assert summary["seats"][1]["name"] == "Teacher"
+        # The invitation: whoever opens it takes the open seat.
+        guest.page.goto(link)
+        guest.page.wait_for_selector("body[data-ready='1']")
+        guest.page.locator("button", has_text="Join").first.click()
+        guest.page.wait_for_selector("text=You play")
+        p.page.locator("#fork-made a.button-link").click()
+        p.page.wait_for_selector("#undo-button")
+        assert "You play" in p.page.locator(".role").inner_text()
+        assert p.errors == [] and guest.errors == []
+    finally:
+        p.close()
+        guest.close()
