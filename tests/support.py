@@ -287,25 +287,49 @@ Node = tuple[subprocess.Popen[bytes], str]
 """A server process and its base URL."""
 
 
-def start_node(prefix: str, url: str = REDIS_URL) -> Node:
-    """One more ``python -m server`` on the Redis at ``url`` under key prefix ``prefix``
-    (bots move at once)."""
-    env = {
+def node_env(prefix: str, url: str = REDIS_URL, **extra: str) -> dict[str, str]:
+    """The environment of a ``python -m server`` on the Redis at ``url`` under key prefix
+    ``prefix`` (bots move at once), plus ``extra`` variables."""
+    return {
         **os.environ,
         "REDIS_URL": url,
         "CLOISTER_PREFIX": prefix,
         "CLOISTER_BOT_DELAY": "0",
+        **extra,
     }
-    return start_server_process(env)
+
+
+def start_node(prefix: str, url: str = REDIS_URL, **extra: str) -> Node:
+    """One more ``python -m server`` (see ``node_env``)."""
+    return start_server_process(node_env(prefix, url, **extra))
+
+
+def start_nodes(prefix: str, n: int, url: str = REDIS_URL, **extra: str) -> list[Node]:
+    """``n`` server processes started at once (a restart of every process); returns when
+    each one's health check answers."""
+    spawned = [spawn_server_process(node_env(prefix, url, **extra)) for _ in range(n)]
+    nodes: list[Node] = []
+    try:
+        for proc, base in spawned:
+            wait_healthy(proc, base)
+            nodes.append((proc, base))
+    except BaseException:
+        for proc, _ in spawned:
+            stop_process(proc)
+        raise
+    return nodes
 
 
 @contextlib.contextmanager
-def server_nodes(prefix: str, url: str = REDIS_URL, n: int = 2) -> Iterator[list[Node]]:
-    """``n`` server processes on one Redis (a test may kill some); all stopped after."""
+def server_nodes(
+    prefix: str, url: str = REDIS_URL, n: int = 2, **extra: str
+) -> Iterator[list[Node]]:
+    """``n`` server processes on one Redis (a test may kill some, or append the ones it
+    starts to the list); all stopped after."""
     started: list[Node] = []
     try:
         for _ in range(n):
-            started.append(start_node(prefix, url))
+            started.append(start_node(prefix, url, **extra))
         yield started
     finally:
         for proc, _ in started:
@@ -327,6 +351,13 @@ def stop_process(proc: subprocess.Popen[bytes], grace: float = 15) -> None:
 def start_server_process(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     """``python -m server`` as a real child process with ``env``; returns it and its URL
     once its health check answers ok."""
+    proc, base = spawn_server_process(env)
+    wait_healthy(proc, base)
+    return proc, base
+
+
+def spawn_server_process(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
+    """``python -m server`` started on a free port (not waited for)."""
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--port", str(port)],
@@ -334,12 +365,17 @@ def start_server_process(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], 
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def wait_healthy(proc: subprocess.Popen[bytes], base: str, timeout: float = 60) -> None:
+    """Until the process's health check answers ok; killed and RuntimeError if it does
+    not within ``timeout`` seconds (generous: two cores may be busy with other tests)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
         try:
             if httpx.get(base + "/api/health", timeout=1).json()["status"] == "ok":
-                return proc, base
+                return
         except (httpx.HTTPError, ValueError):
             time.sleep(0.1)
     proc.kill()

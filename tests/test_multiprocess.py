@@ -3,13 +3,16 @@ no acknowledged command."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import signal
+import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from tests.support import Node, Player, http, new_game, server_nodes
+from tests.support import Node, Player, http, new_game, server_nodes, start_nodes
 
 pytestmark = pytest.mark.redis
 
@@ -94,3 +97,112 @@ async def play_on_two_nodes(nodes: list[Node]) -> str:
         with contextlib.suppress(Exception):
             await p.close()
     return gid
+
+
+# -- every process killed and restarted: the clocks go on from the log ---------------------
+WATCH = "0.2"
+"""``CLOISTER_CLOCK_WATCH`` of these processes: they read the deadline index often, so the
+test waits little."""
+
+
+async def _log(base: str, gid: str) -> list[dict[str, Any]]:
+    async with http(base) as c:
+        events: list[dict[str, Any]] = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    return events
+
+
+async def _until_status(base: str, gid: str, status: str, timeout: float = 90) -> None:
+    """Poll the game's summary (a load on that node) until it has ``status``: generous,
+    for a loaded machine; returns as soon as it is so."""
+    deadline = time.monotonic() + timeout
+    async with http(base) as c:
+        while (got := (await c.get(f"/api/games/{gid}")).json()["status"]) != status:
+            assert time.monotonic() < deadline, f"{gid} still {got}"
+            await asyncio.sleep(0.1)
+
+
+def _table(p: Player) -> dict[str, Any]:
+    for m in reversed(p.received):
+        if m["type"] in ("welcome", "update") and m.get("table"):
+            table: dict[str, Any] = m["table"]
+            return table
+    raise AssertionError(f"no table in {p.received[-3:]}")
+
+
+def _kill(nodes: list[Node]) -> None:
+    for proc, _ in nodes:
+        proc.send_signal(signal.SIGKILL)
+    for proc, _ in nodes:
+        proc.wait(10)
+
+
+async def test_every_process_killed_and_restarted_the_clocks_go_on_from_the_log(
+    key_prefix: str, redis_store: object
+) -> None:
+    """Two processes on one Redis hold three games; both are killed (SIGKILL) and two new
+    ones started. A fischer bank is what the log says, not a fresh one; a move clock that
+    ran out while nobody was up times out once per decision, though both new processes
+    load the game (the expected-version append decides), and the bots play it to its end;
+    players who never came back are handed to bots as ``absent`` says."""
+    with server_nodes(key_prefix, CLOISTER_CLOCK_WATCH=WATCH) as nodes:
+        (_, base_a), (_, base_b) = nodes
+        async with http(base_a) as c:
+            bank, bank_tokens = await new_game(
+                c, "high-card", {"players": 2, "clock": "fischer:1+0"}
+            )
+            moves, move_tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:2"})
+            away, away_tokens = await new_game(c, "high-card", {"players": 2, "absent": 2})
+        players = [
+            Player(base_a, bank, bank_tokens[0]),
+            Player(base_a, moves, move_tokens[0]),
+            Player(base_a, away, away_tokens[0]),
+            Player(base_b, away, away_tokens[1]),
+        ]
+        watcher = Player(base_b, bank)
+        for p in (*players, watcher):
+            await p.connect()
+        await asyncio.sleep(0.3)  # seat 0 spends some of its bank
+        drew = await players[0].command({"type": "Draw"})
+        assert drew["type"] == "accepted", drew
+        assert (await players[1].command({"type": "Draw"}))["type"] == "accepted"
+        await watcher.wait_version(drew["version"])
+        before = _table(watcher)["seats"]
+        assert not before[0]["running"] and before[0]["remaining"] < 60_000
+        assert before[1]["running"]
+        _kill(nodes)  # the clients' sockets die with them: nobody is connected now
+        for p in (*players, watcher):
+            with contextlib.suppress(Exception):
+                await p.close()
+        nodes[:] = start_nodes(
+            key_prefix, 2, CLOISTER_CLOCK_WATCH=WATCH
+        )  # stopped by server_nodes after
+        (_, base_a), (_, base_b) = nodes
+
+        # the bank and the running clock are the log's
+        again = Player(base_a, bank)
+        welcome = await again.connect()
+        after = welcome["table"]["seats"]
+        assert after[0]["remaining"] == before[0]["remaining"] and not after[0]["running"]
+        assert after[1]["running"] and after[1]["deadline"] == before[1]["deadline"]
+        await again.close()
+
+        # the move clock: both timeouts once each, by one process, and the game ends
+        await _until_status(base_b, moves, "finished")
+        log = await _log(base_a, moves)
+        assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+        expired = [e["data"] for e in log if e["type"] == "cloister.ClockExpired"]
+        handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
+        assert sorted(x["seat"] for x in expired) == [0, 1]
+        assert [(h["seat"], h["reason"]) for h in handed] == [(x["seat"], "clock") for x in expired]
+        drawn_at = next(e["data"]["at"] for e in log if e["type"] == "cloister.CommandAccepted")
+        assert expired[0] == {"seat": 1, "at": expired[0]["at"]}
+        assert expired[0]["at"] >= drawn_at + 2_000  # not before its decision ran out
+        async with http(base_b) as c:
+            verdict = (await c.get(f"/api/games/{moves}/verify")).json()
+        assert verdict["verified"], verdict
+
+        # the players who never came back
+        await _until_status(base_a, away, "finished")
+        log = await _log(base_b, away)
+        handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
+        assert sorted((h["seat"], h["reason"]) for h in handed) == [(0, "absent"), (1, "absent")]
