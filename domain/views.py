@@ -379,7 +379,25 @@ def _render_value(value: Any, viewer: Viewer, memo: Memo) -> Any:
         raise UndeclaredSecrets("an omitted secret inside a list or dict of a view")
     if isinstance(value, (str, int, float)):
         return value  # a StrEnum or IntEnum member
-    return _render(value, _plan(cls), viewer, memo)
+    # A part inside the view: rendered once per (part, audience) across states. A part is
+    # frozen and what it holds is never mutated, and its secrets' rules read only the part
+    # and the viewer, so a game that builds the next state's view with the same part (a
+    # player panel the move did not touch) gets the very same dict, which the hub's diff
+    # skips by identity. The entry keeps the part alive, so that no id is reused.
+    key = (id(value), viewer)
+    hit = _RENDERED.get(key)
+    if hit is not None and hit[0] is value:
+        return hit[1]
+    out = _render(value, _plan(cls), viewer, memo)
+    if len(_RENDERED) >= _RENDERED_MAX:
+        _RENDERED.clear()
+    _RENDERED[key] = (value, out)
+    return out
+
+
+_RENDERED: dict[tuple[int, Viewer], tuple[Any, Any]] = {}
+"""Rendered parts below a view's root by (id of the part, viewer), with the part."""
+_RENDERED_MAX = 2048
 
 
 def _wire(part: Any, memo: Memo, strict: bool) -> Any:

@@ -5,17 +5,18 @@ redacts events from their declarations (``domain.secrets``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from ..secrets import secret
 from ..viewers import SPECTATOR, Viewer, seat_viewer
 from ..views import ByAudience, internal, public, view_part
 from .content import CONTENT
 from .scoring import breakdown
-from .state import Mode, PendingKind, Phase, State
+from .state import Book, Mode, PendingKind, Phase, State
 
 __all__ = ["IlluminationView", "PlayerPanel", "full_view", "hidden_values"]
 
+T = TypeVar("T")
 TILES = CONTENT.tiles
 SIDE_KEYS = ("REV", "IRR")
 CRUSADE = 3
@@ -40,44 +41,117 @@ _STATIC: dict[str, dict[str, Any]] = {
 }
 
 
+_REUSE_MAX = 1024
+"""Entries a cache of view pieces keeps before it starts afresh (many games at once)."""
+
+
+class _Reused(Generic[T]):
+    """View pieces kept for the next state built from the very same parts.
+
+    A move changes a few parts of the state (one player, one Book): ``evolve`` copies the
+    others by reference, so the next state holds the same objects. A piece of the view is
+    kept with the part it was made from (by identity, kept alive with it, so that no id is
+    reused) and the few other values it reads (compared by value, cheap); the next state
+    with the same part and inputs gets the very same piece, built once, and the hub's
+    ``diff`` skips it by identity. Views are serialised, never mutated."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self) -> None:
+        self._items: dict[int, tuple[object, tuple[object, ...], T]] = {}
+
+    def get(self, anchor: object, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
+        hit = self._items.get(id(anchor))
+        if hit is not None and hit[0] is anchor and hit[1] == inputs:
+            return hit[2]
+        value = make()
+        if len(self._items) >= _REUSE_MAX:
+            self._items.clear()
+        self._items[id(anchor)] = (anchor, inputs, value)
+        return value
+
+
+_TILE_VIEWS: dict[tuple[str, bool, tuple[str, ...]], dict[str, Any]] = {}
+"""One dict per tile, face and gold leaf (a few hundred in all), shared by every view."""
+
+
 def tile_view(state: State, tile: str) -> dict[str, Any]:
     gold = state.gold_of(tile) if state.gold else ()
-    return {**_STATIC[tile], "faceup": tile not in state.facedown, "gold_leaf": list(gold)}
-
-
-_BOOKS: dict[int, tuple[Any, tuple[Any, ...], dict[str, Any]]] = {}
-"""Book views by the identity of the book (kept alive with it), with what else they were
-made from: a move changes one book at most, so the others are the very same dicts as at the
-last state (built once; and the hub's diff skips them by identity). Views are serialised,
-never mutated."""
-_BOOKS_MAX = 1024
-
-
-def _book_view(state: State, pos: int) -> dict[str, Any]:
-    book = state.books[pos]
-    # Everything the view reads besides the book itself (compared by value, cheap).
-    inputs = (pos, state.south, state.facedown, state.gold, state.active)
-    hit = _BOOKS.get(id(book))
-    if hit is not None and hit[0] is book and hit[1] == inputs:
-        return hit[2]
-    view = _make_book_view(state, pos)
-    if len(_BOOKS) >= _BOOKS_MAX:
-        _BOOKS.clear()  # many games at once: start again rather than grow
-    _BOOKS[id(book)] = (book, inputs, view)
+    key = (tile, tile not in state.facedown, gold)
+    view = _TILE_VIEWS.get(key)
+    if view is None:
+        if len(_TILE_VIEWS) >= 4 * _REUSE_MAX:
+            _TILE_VIEWS.clear()
+        view = _TILE_VIEWS[key] = {**_STATIC[tile], "faceup": key[1], "gold_leaf": list(gold)}
     return view
 
 
-def _make_book_view(state: State, pos: int) -> dict[str, Any]:
-    book = state.books[pos]
-    layout = CONTENT.layouts[book.layout].cells
+_BOOKS: _Reused[dict[str, Any]] = _Reused()
+"""Book views by book: a move changes one book at most, so the others are reused."""
+_BOOK_LISTS: _Reused[list[dict[str, Any]]] = _Reused()
+"""The list of the three, by the state's tuple of books (new only when a book changed)."""
+
+
+def _book_views(state: State) -> list[dict[str, Any]]:
+    # Everything a book's view reads besides the book itself: its position, which side
+    # sits south, the tiles' faces and gold leaf (tile_view), the active tiles on margins.
+    inputs = (state.south, state.facedown, state.gold, state.active)
+    return _BOOK_LISTS.get(
+        state.books,
+        inputs,
+        lambda: [_book_view(state, pos, book) for pos, book in enumerate(state.books)],
+    )
+
+
+def _book_view(state: State, pos: int, book: Book) -> dict[str, Any]:
+    # Only this book's margin: placing a tile on one book keeps the others' views.
+    margin = tuple(t for t, p in state.active if p == pos)
+    inputs = (pos, state.south, state.facedown, state.gold, margin)
+    return _BOOKS.get(book, inputs, lambda: _make_book_view(state, pos, book, margin))
+
+
+_EMPTY_CELLS: dict[tuple[str, int], tuple[dict[str, Any], ...]] = {}
+"""The 25 uncovered cells of a layout with its Drollery (a few layouts in all)."""
+_COVERED: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
+"""A covered cell by the identities of its uncovered form and its tile's view (both shared
+and kept alive in the entry, so that no id is reused)."""
+
+
+def _empty_cells(layout_id: str, drollery: int) -> tuple[dict[str, Any], ...]:
+    cells = _EMPTY_CELLS.get((layout_id, drollery))
+    if cells is None:
+        layout = CONTENT.layouts[layout_id].cells
+        cells = _EMPTY_CELLS[(layout_id, drollery)] = tuple(
+            {
+                "row": cell // 5,
+                "col": cell % 5,
+                "quill": None if layout[cell] == "T" else layout[cell],
+                "drollery": cell == drollery,
+                "tile": None,
+            }
+            for cell in range(25)
+        )
+    return cells
+
+
+def _covered(empty: dict[str, Any], tile: dict[str, Any]) -> dict[str, Any]:
+    key = (id(empty), id(tile))
+    hit = _COVERED.get(key)
+    if hit is not None and hit[0] is empty and hit[1] is tile:
+        return hit[2]
+    if len(_COVERED) >= 4 * _REUSE_MAX:
+        _COVERED.clear()
+    view = {**empty, "tile": tile}  # the same keys in the same order, "tile" filled in
+    _COVERED[key] = (empty, tile, view)
+    return view
+
+
+def _make_book_view(state: State, pos: int, book: Book, margin: tuple[str, ...]) -> dict[str, Any]:
+    empty = _empty_cells(book.layout, book.drollery)
     cells = [
-        {
-            "row": cell // 5,
-            "col": cell % 5,
-            "quill": None if layout[cell] == "T" else layout[cell],
-            "drollery": cell == book.drollery,
-            "tile": None if (tile := book.cells[cell]) is None else tile_view(state, tile),
-        }
+        empty[cell]
+        if (tile := book.cells[cell]) is None
+        else _covered(empty[cell], tile_view(state, tile))
         for cell in range(25)
     ]
     numbers = {SIDE_KEYS[s]: (pos + 1 if s == state.south else 3 - pos) for s in (0, 1)}
@@ -88,7 +162,7 @@ def _make_book_view(state: State, pos: int) -> dict[str, Any]:
         "closed": book.closed,
         "completed_by": None if book.completed_by is None else SIDE_KEYS[book.completed_by],
         "cells": cells,
-        "margin": [tile_view(state, t) for t, p in state.active if p == pos],
+        "margin": [tile_view(state, t) for t in margin],
     }
 
 
@@ -129,7 +203,18 @@ class PlayerPanel:
     over: bool = internal()
 
 
+_PANELS: _Reused[PlayerPanel] = _Reused()
+"""Player panels by player: a move changes one side at most (often neither's panel)."""
+
+
 def _player_view(state: State, side: int) -> PlayerPanel:
+    # Everything the panel reads besides the player: their seat, the end, and the tiles'
+    # faces and gold leaf (tile_view).
+    inputs = (state.seat_of(side), state.phase is Phase.OVER, state.facedown, state.gold)
+    return _PANELS.get(state.players[side], inputs, lambda: _make_player_view(state, side))
+
+
+def _make_player_view(state: State, side: int) -> PlayerPanel:
     p = state.players[side]
     arch = [
         [None if (t := p.archways[r * 3 + c]) is None else tile_view(state, t) for c in range(3)]
@@ -232,9 +317,35 @@ def full_view(
             "origin": [pending.origin_pos, pending.origin_cell // 5, pending.origin_cell % 5],
             "spaces": _pending_spaces(state),
         },
-        books=[_book_view(state, pos) for pos in range(len(state.books))],
+        books=_book_views(state),
         players=(_player_view(state, 0), _player_view(state, 1)),
-        monastery={
+        monastery=_monastery(state),
+        battle_cards=_battle_cards(state.battle),
+        supply=_supply(state.supply),
+        difficulty=state.difficulty if state.mode is Mode.SOLO else None,
+        score_preview=_score_preview(state, seats),
+        result=result,
+        # The prompt reads only the viewer's seat: the review's is the spectators'.
+        prompt=ByAudience(
+            tuple(prompt(state, seat_viewer(s)) for s in seats), prompt(state, SPECTATOR)
+        ),
+    )
+
+
+_MONASTERIES: dict[tuple[object, ...], dict[str, Any]] = {}
+_BATTLE_CARDS: dict[tuple[tuple[int, int], ...], list[dict[str, Any]]] = {}
+_SUPPLIES: dict[tuple[int, ...], dict[str, int]] = {}
+"""The small public parts, by the values they are made of: shared by every state and game
+with the same Abbot and spaces, Battle cards or supply (bounded like the rest)."""
+
+
+def _monastery(state: State) -> dict[str, Any]:
+    key = (state.abbot, state.ritual_spaces, state.book_spaces)
+    view = _MONASTERIES.get(key)
+    if view is None:
+        if len(_MONASTERIES) >= _REUSE_MAX:
+            _MONASTERIES.clear()
+        view = _MONASTERIES[key] = {
             "abbot": state.abbot,
             "stations": list(CONTENT.stations),
             "ritual_spaces": [
@@ -247,28 +358,57 @@ def full_view(
                 for i, o in enumerate(state.ritual_spaces)
             ],
             "book_spaces": [None if o is None else SIDE_KEYS[o] for o in state.book_spaces],
-        },
-        battle_cards=[
+        }
+    return view
+
+
+def _battle_cards(battle: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
+    view = _BATTLE_CARDS.get(battle)
+    if view is None:
+        if len(_BATTLE_CARDS) >= _REUSE_MAX:
+            _BATTLE_CARDS.clear()
+        view = _BATTLE_CARDS[battle] = [
             {
                 "pair": CONTENT.pairs[i][0],
                 "factions": [CONTENT.pairs[i][1], CONTENT.pairs[i][2]],
                 "REV": r,
                 "IRR": irr,
             }
-            for i, (r, irr) in enumerate(state.battle)
-        ],
-        supply={CONTENT.rituals[r]: state.supply[r] for r in range(4)},
-        difficulty=state.difficulty if state.mode is Mode.SOLO else None,
-        score_preview=_score_preview(state, seats),
-        result=result,
-        # The prompt reads only the viewer's seat: the review's is the spectators'.
-        prompt=ByAudience(
-            tuple(prompt(state, seat_viewer(s)) for s in seats), prompt(state, SPECTATOR)
-        ),
-    )
+            for i, (r, irr) in enumerate(battle)
+        ]
+    return view
+
+
+def _supply(supply: tuple[int, ...]) -> dict[str, int]:
+    view = _SUPPLIES.get(supply)
+    if view is None:
+        if len(_SUPPLIES) >= _REUSE_MAX:
+            _SUPPLIES.clear()
+        view = _SUPPLIES[supply] = {CONTENT.rituals[r]: supply[r] for r in range(4)}
+    return view
+
+
+_SCORES: _Reused[ByAudience[dict[str, int]]] = _Reused()
+"""Score previews by the state's tuple of books, with the rest of what scoring reads."""
 
 
 def _score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
+    # What scoring.breakdown reads besides the books, and whose Crusade is open to whom.
+    inputs = (
+        state.facedown,
+        state.gold,
+        state.ritual_spaces,
+        state.battle,
+        state.phase,
+        state.mode,
+        state.human_side,
+        seats,
+        *((p.human, p.crusade, p.sheep_pen, p.books_completed) for p in state.players),
+    )
+    return _SCORES.get(state.books, inputs, lambda: _make_score_preview(state, seats))
+
+
+def _make_score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
     """Each side's score so far, its Crusade counted for those who may see it: its own
     player, everyone once the game is over, and always for the Monk (open on the table)."""
     if not state.books:
