@@ -404,9 +404,12 @@ class GameService:
         snapshot belongs to this very log and this code (see ``server.snapshots``)."""
         if not 0 < snap.version <= len(rows) or snap.fold != fingerprint(_module(rec)):
             return False
-        prefix = rows[: snap.version]
-        chain = UuidChain([r[3] for r in prefix])
-        if chain.digest() != snap.prefix or prefix[-1][0] != snap.version:
+        # Column by column (one C loop each), not row by row: this is most of a load.
+        versions, types, schemas, uuids, commands, payloads = zip(
+            *rows[: snap.version], strict=True
+        )
+        chain = UuidChain(list(uuids))
+        if chain.digest() != snap.prefix or versions[-1] != snap.version:
             return False
         try:
             state = loads_state(snap.state, _module(rec))
@@ -415,12 +418,23 @@ class GameService:
         if type(state) is not type(rec.game.initial_state(rec.options)):
             return False
         codec = rec.codec
-        rec.log.extend([LogEntry(v, t, d, _UNDECODED, codec, s) for v, t, s, _, _, d in prefix])
-        for entry in rec.log:
-            if entry.type in (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN):
-                _seat_event(rec, entry.type, entry.data)
-        rec.uuids.update((r[0], r[3]) for r in prefix)
-        rec.commands.update((r[4], r[0]) for r in prefix)
+        entries = list(
+            map(
+                LogEntry,
+                versions,
+                types,
+                payloads,
+                itertools.repeat(_UNDECODED),
+                itertools.repeat(codec),
+                schemas,
+            )
+        )
+        rec.log += entries
+        seat_types = (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN)
+        for entry in [entries[i] for i, t in enumerate(types) if t in seat_types]:
+            _seat_event(rec, entry.type, entry.data)
+        rec.uuids.update(zip(versions, uuids, strict=True))
+        rec.commands.update(zip(commands, versions, strict=True))
         rec.state, rec.version, rec.chain = state, snap.version, chain
         rec.snapshot_version = snap.version
         return True

@@ -7,6 +7,7 @@ import re
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -159,6 +160,21 @@ class TestRedisStore(BellChecks, LargeAppendChecks, StoreContract):
         with pytest.raises(Exception, match="equal or smaller"):
             await store.redis.xadd(key, {"t": "x"}, id="2-0")
 
+    async def test_entries_of_another_layout_read_by_name(self, store: RedisStore) -> None:
+        # Another version of the script may write the fields in another order: such a
+        # page is read field by field, with the same result.
+        await store.append("gz", 0, "c1", [ev(1), ev(2)])
+        key = store._key("gz", "events")
+        fields = {"c": "c2", "d": b'{"n":3}', "e": "u3", "s": "2", "t": "E"}
+        await store.redis.xadd(key, fields, id="3-0")
+        got = await store.read_raw("gz")
+        assert [r[0] for r in got] == [1, 2, 3]
+        assert got[2] == (3, "E", 2, "u3", "c2", b'{"n":3}')
+        assert [(e.version, e.data) for e in await store.read("gz", after=1)] == [
+            (2, {"n": 2, "text": "event 2"}),
+            (3, {"n": 3}),
+        ]
+
     async def test_script_survives_script_flush(self, store: RedisStore) -> None:
         # EVALSHA falls back to EVAL after a SCRIPT FLUSH (e.g. a Redis restart).
         await store.redis.script_flush()
@@ -192,6 +208,32 @@ class TestRedisClusterStore(TestRedisStore):
         owners = {await fast.owner(store._key(gid, "events")) for gid in ids}
         assert len(owners) == 3  # every master holds some of the games
         assert sorted(await store.game_ids()) == sorted(ids)
+
+
+def _entry(version: str, schema: bytes = b"1", order: str = "tsedc") -> list[Any]:
+    values = {"t": b"T", "s": schema, "e": b"u" + version.encode(), "d": b"{}", "c": b"c"}
+    return [version.encode(), [x for k in order for x in (k.encode(), values[k])]]
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        [_entry("1-0"), _entry("2-0"), _entry("3-0", b"2")],  # the script's own layout
+        [_entry("7-0"), _entry("8-0", order="dcets")],  # one entry by name
+        [_entry("7-0"), _entry("9-0")],  # a gap (never written): versions from the ids
+        [_entry("7-0"), _entry("8-1"), _entry("9-0")],  # a sequence number past 0
+        [_entry("7-0"), _entry("7-1"), _entry("9-0")],  # as many ids as versions 7..9
+        [_entry("7-0"), [b"8-0", [*_entry("8-0")[1], b"x", b"extra"]]],  # a field more
+    ],
+)
+def test_a_page_decoded_by_columns_equals_entry_by_entry(page: list[list[Any]]) -> None:
+    """The bulk decode of a rebuild (``_decode_page``) takes its shortcuts only when every
+    entry fits them, and otherwise answers what the per-entry decode does."""
+    from server.store.redis import _decode, _decode_page
+
+    expected = [_decode(entry_id, flat) for entry_id, flat in page]
+    assert _decode_page(page) == expected
+    assert [r[0] for r in expected] == [int(e[0].split(b"-")[0]) for e in page]
 
 
 def test_store_never_trims_game_logs() -> None:

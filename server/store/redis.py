@@ -36,6 +36,7 @@ import re
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib import resources
+from itertools import chain
 from typing import Any, cast
 
 import orjson
@@ -353,7 +354,7 @@ class RedisStore:
                 )
             )
             for page in pages:
-                out.extend([_decode(entry_id, flat) for entry_id, flat in page])
+                out += _decode_page(page)
                 if len(page) < _PAGE:
                     return out
             first += _PAGE * _AHEAD
@@ -554,6 +555,43 @@ class _Bells:
 
 _LAYOUT = [b"t", b"s", b"e", b"d", b"c"]
 """The field order gamestore.lua writes: read by position (the rebuild's hot loop)."""
+
+
+def _decode_page(page: list[list[Any]]) -> list[RawEvent]:
+    """The events of one XRANGE page, decoded column by column.
+
+    A rebuild decodes thousands of entries: one Python call per entry (``_decode``) was
+    most of a load behind a snapshot. Here every step is one C loop over a column (slice,
+    ``map``, ``zip``), after checking in bulk that every entry has the layout the script
+    writes and that the ids are ``<version>-0`` for consecutive versions; a page that does
+    not is decoded entry by entry.
+    """
+    if not page:
+        return []
+    ids, flats = zip(*page, strict=True)
+    n = len(flats)
+    if set(map(len, flats)) == {10}:
+        cells = list(chain.from_iterable(flats))
+        names = (cells[2 * i :: 10].count(name) for i, name in enumerate(_LAYOUT))
+        # Every id ends in "-0" (one "-0 " per id once each is followed by a space), so the
+        # ids are strictly increasing versions; n of them from first to first + n - 1 are
+        # exactly those versions.
+        if all(count == n for count in names) and (b" ".join(ids) + b" ").count(b"-0 ") == n:
+            first = int(ids[0][:-2])
+            if int(ids[-1][:-2]) == first + n - 1:
+                schemas = cells[3::10]
+                return list(
+                    zip(
+                        range(first, first + n),
+                        map(bytes.decode, cells[1::10]),
+                        [1] * n if schemas.count(b"1") == n else map(int, schemas),
+                        map(bytes.decode, cells[5::10]),
+                        map(bytes.decode, cells[9::10]),
+                        cells[7::10],
+                        strict=True,
+                    )
+                )
+    return [_decode(entry_id, flat) for entry_id, flat in page]
 
 
 def _decode(entry_id: bytes, flat: list[bytes]) -> RawEvent:
