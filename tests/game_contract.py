@@ -19,7 +19,10 @@ at every step:
   view; no value ``hidden_values`` names for a viewer appears in the events as redacted for
   it or their narration (every step), or in its view (every fourth step and the last);
 * narration: every event a viewer receives has a line, unless its type is bookkeeping
-  (``quiet_events``), which has none;
+  (``quiet_events``), which has none; and :func:`check_narrator` narrates an example of
+  *every* declared event type (``tests/event_examples.py``: seen in playouts, else built
+  from its field types) for every audience, in words, the line not depending on anything
+  hidden from its reader;
 * bots: every bot level of the type chooses only listed commands.
 
 Playouts per mode: 1, times ``CLOISTER_PLAYOUTS`` (``tests/scale.py``).
@@ -29,9 +32,11 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+import typing
+from collections.abc import Iterable, Iterator
 from typing import Any
 
+import attrs
 import orjson
 
 from domain import (
@@ -52,6 +57,8 @@ from domain.game import decide_and_fold
 from domain.secrets import UndeclaredSecrets, declaration
 from domain.views import Memo, render
 from protocol import GameCodec
+from tests.event_examples import Unbuildable, examples, fits
+from tests.narration_rules import content_ids, problems
 
 FULL = os.environ.get("CLOISTER_CONTRACT_FULL") == "1"
 """Check every listed command at every step (slow), not a sample."""
@@ -329,3 +336,96 @@ def cases(registry: dict[str, GameType]) -> Iterator[tuple[str, dict[str, Any]]]
     for name, gtype in sorted(registry.items()):
         for options in modes(gtype):
             yield name, options
+
+
+PLAYERS = ("Ann", None, "Brother Anselm", "Dee", None, "Eve", "Gus")
+"""People at the seats in :func:`check_narrator` (``None``: a seat known by its label)."""
+
+
+def check_narrator(
+    gtype: GameType, ids: frozenset[str] = frozenset(), extra: Iterable[Any] = ()
+) -> None:
+    """An example of every event type ``gtype`` declares is narrated, after its redaction,
+    for every audience (each seat, a spectator, the review): a line in words (``problems``:
+    no content id, ``ids`` or the glossary's keys, no "seat N", no repr, no code token, no
+    event class name), none for bookkeeping; and for each secret field hidden from the
+    reader, another value in it changes nothing the reader reads, and its value is not in
+    the line (unless a field the reader sees holds it too). ``extra``: events a game's own
+    test reached by a directed scenario (an exchange of offers), checked the same way."""
+    game = gtype.game
+    try:
+        ex = examples(gtype)
+    except Unbuildable as exc:
+        raise AssertionError(f"no example: {exc}") from None
+    # The glossary's keys are the content's ids, unless a key is its printed name ("Wine").
+    keys = {k for k, entry in game.glossary().items() if k.lower() not in entry.name.lower()}
+    pattern = content_ids(set(ids) | keys)
+    event_names = [t.__name__ for t in game.event_types if len(t.__name__) > 3]
+    quiet = tuple(game.quiet_events)
+    labels = ex.labels
+    audiences = [*_viewers(len(labels)), REVIEW]
+    by_type = {t: list(v) for t, v in ex.by_type.items()}
+    for e in extra:
+        by_type.setdefault(type(e), []).append(e)
+    bad: list[str] = []
+    for t, instances in by_type.items():
+        assert instances, f"no example of {t.__name__}"
+        how = "built" if t in ex.built else "seen"  # (or directed, if given in extra)
+        decl = declaration(t)
+        hints = typing.get_type_hints(t)
+        for e in instances:
+            for viewer in audiences:
+                red = game.redact(e, viewer)
+                if red is None:
+                    continue
+                names = Names(labels, PLAYERS[: len(labels)], viewer)
+                try:
+                    line = game.narrate(red, names)
+                except Exception as exc:  # any crash is a narrator gap
+                    bad.append(f"{t.__name__} ({how}) for {viewer}: {exc!r} on {red!r}")
+                    continue
+                if isinstance(e, quiet):
+                    if line is not None:
+                        bad.append(f"bookkeeping {t.__name__} has a line: {line!r}")
+                    continue
+                if not (isinstance(line, str) and line.strip()):
+                    bad.append(f"{t.__name__} ({how}) has no narrator line for {viewer}")
+                    continue
+                for p in problems(line, pattern, event_names):
+                    bad.append(f"{t.__name__} ({how}) for {viewer}: {p}: {line!r}")
+                hidden = [n for n, spec in decl.secrets if not spec.sees(e, viewer)]
+                shown = _strings(
+                    [getattr(e, f.name) for f in attrs.fields(t) if f.name not in hidden]
+                )
+                for name in hidden:
+                    leaked = sorted(_strings([getattr(e, name)]) - shown)
+                    if any(v in line for v in leaked):
+                        bad.append(f"{t.__name__}.{name} hidden from {viewer} is in {line!r}")
+                    for other in ex.pools.get(name, [])[:4]:
+                        if other == getattr(e, name) or not fits(other, hints[name]):
+                            continue
+                        again = game.redact(attrs.evolve(e, **{name: other}), viewer)
+                        if again is not None and game.narrate(again, names) != line:
+                            bad.append(
+                                f"{t.__name__}: {viewer} reads what {name} holds, hidden "
+                                f"from it: {line!r}"
+                            )
+                            break
+    unique = list(dict.fromkeys(bad))
+    assert not unique, f"{len(unique)} narrator problems, e.g.:\n" + "\n".join(unique[:30])
+
+
+def _strings(values: list[Any]) -> set[str]:
+    """The strings of two characters or more inside ``values`` (tuples, attrs values)."""
+    out: set[str] = set()
+    stack = list(values)
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            if len(v) >= 2:
+                out.add(v)
+        elif isinstance(v, (tuple, list, frozenset, set)):
+            stack.extend(v)
+        elif attrs.has(type(v)):
+            stack.extend(getattr(v, f.name) for f in attrs.fields(type(v)))
+    return out

@@ -8,9 +8,11 @@ import attrs
 import pytest
 
 from domain import GameType, default_registry
+from domain.highcard.events import CardDrawn
 from domain.highcard.game import HighCard, Pass, Passed, PlayCard
+from domain.secrets import event
 from domain.views import public, view_part
-from tests.game_contract import Playout, cases, mode_id
+from tests.game_contract import Playout, cases, check_narrator, mode_id
 from tests.scale import playouts
 
 REGISTRY = default_registry()
@@ -21,6 +23,13 @@ CASES = list(cases(REGISTRY))
 def test_random_games_keep_the_contract(name: str, options: dict[str, Any]) -> None:
     for seed in range(max(1, playouts(1))):
         Playout(REGISTRY[name], options, seed).run()
+
+
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_event_type_has_a_narrator_line_for_every_audience(name: str) -> None:
+    from tests.test_narration import content_id_set
+
+    check_narrator(REGISTRY[name], content_id_set(name))
 
 
 def test_every_game_type_has_modes_covering_its_options() -> None:
@@ -171,3 +180,74 @@ def test_the_contract_catches_a_broken_game(gtype: GameType, complaint: str) -> 
     with pytest.raises(AssertionError, match=complaint):
         for seed in range(20):
             Playout(gtype, {"players": 3}, seed).run()
+
+
+# -- the narrator check can fail --------------------------------------------------------------
+
+
+@event
+class _Blessed:
+    """Declared by the game but never produced by a playout: only a built example has it."""
+
+    seat: int
+    pilgrims: int
+
+
+@event
+class _Renamed:
+    seat: int
+    title: str  # a bare str no playout ever fills in: nothing to build it from
+
+
+class _NeverSaysBlessed(HighCard):
+    event_types = (*HighCard.event_types, _Blessed)
+
+    def narrate(self, event: Any, names: Any) -> Any:
+        return None if isinstance(event, _Blessed) else super().narrate(event, names)
+
+
+class _SaysIds(HighCard):
+    def narrate(self, event: Any, names: Any) -> Any:
+        if isinstance(event, Passed):
+            return f"seat {event.seat} passes"
+        return super().narrate(event, names)
+
+
+class _TellsTheCard(HighCard):
+    """Its redaction keeps the drawn card for everyone, and its narrator names it."""
+
+    def redact(self, event: Any, viewer: Any) -> Any:
+        return event
+
+    def narrate(self, event: Any, names: Any) -> Any:
+        if isinstance(event, CardDrawn) and event.card:
+            return f"{names.seat(event.seat)} draws the card {event.card}"
+        return super().narrate(event, names)
+
+
+class _Unbuildable(HighCard):
+    event_types = (*HighCard.event_types, _Renamed)
+
+
+@pytest.mark.parametrize(
+    ("game", "complaint"),
+    [
+        (_NeverSaysBlessed(), "_Blessed .built. has no narrator line"),
+        (_SaysIds(), "Passed .seen. for .*says 'seat N'"),
+        (_TellsTheCard(), "CardDrawn.card hidden from seat 1 is in|reads what card holds"),
+        (_Unbuildable(), "no example: _Renamed.title"),
+    ],
+    ids=["unsaid-event-type", "ids-in-line", "names-a-hidden-card", "unbuildable"],
+)
+def test_the_narrator_check_catches_a_broken_game(game: HighCard, complaint: str) -> None:
+    with pytest.raises(AssertionError, match=complaint):
+        check_narrator(GameType(game))
+
+
+def test_an_event_no_playout_produces_is_built_from_its_field_types() -> None:
+    from tests.event_examples import examples
+
+    ex = examples(GameType(_NeverSaysBlessed()))
+    assert ex.built == {_Blessed}
+    built = ex.by_type[_Blessed]
+    assert {e.seat for e in built} <= set(range(len(ex.labels))) and len(built) > 1

@@ -27,6 +27,11 @@ PLAYERS = ("Ann", "Brother Anselm", None, "Dee", "Eve", None, "Gus")
 
 def _ids(game_name: str) -> re.Pattern[str] | None:
     """Every internal id of a game's content, so that none is ever read by a player."""
+    return content_ids(content_id_set(game_name))
+
+
+def content_id_set(game_name: str) -> frozenset[str]:
+    """The internal ids of a game's content (its glossary's keys are added by the contract)."""
     ids: set[str] = set()
     if game_name == "illumination":
         from domain.illumination.content import CONTENT
@@ -52,7 +57,7 @@ def _ids(game_name: str) -> re.Pattern[str] | None:
         from domain.highcard.game import DECK
 
         ids |= set(DECK)
-    return content_ids(ids)
+    return frozenset(ids)
 
 
 def _combos() -> Iterator[tuple[str, dict[str, Any]]]:

@@ -14,7 +14,15 @@ from ..transaction import Transaction
 from ..viewers import Seat
 from . import commands as C
 from .content import TASKS
-from .events import CardRescored, Event, EventDeclined, EventPaid, RescoreFinished, TilesGained
+from .events import (
+    CardRescored,
+    Event,
+    EventDeclined,
+    EventPaid,
+    EventReward,
+    RescoreFinished,
+    TilesGained,
+)
 from .legal import SIMULTANEOUS_EVENTS, listed, wrong_step
 from .queries import capped
 from .state import EventPrompt, State
@@ -110,5 +118,7 @@ def _answer(
             continue
         now = tx.state.event
         assert now is not None
-        reward = "monk" if ev.kind == "new_arrivals" else "card" if now.successes == 0 else "coop"
+        reward: EventReward = (
+            "monk" if ev.kind == "new_arrivals" else "card" if now.successes == 0 else "coop"
+        )
         tx.emit(EventPaid(s, tuple(a[2:]), reward, a[1]))

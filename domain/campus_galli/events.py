@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Literal, get_args
 
 from ..secrets import event, secret
 from ..simultaneous import ChoiceCommitted, ChoicesRevealed
 from ..viewers import Seat
 
 __all__ = ["EVENT_TYPES", "Event"]
+
+TaskStatus = Literal["open", "brown", "event", "halt", "discarded", "set_aside"]
+"""What a revealed task card does: joins the board, takes effect at once (brown), starts an
+event, closes a building (halt), or is discarded or set aside."""
+FlipReason = Literal["task", "completion", "expansion"]
+EventReward = Literal["card", "coop", "monk"]
+"""What paying against an event gives: its card, a good cooperation card, another monk."""
+RemovalReason = Literal["collapse", "storm"]
 
 
 @event
@@ -58,13 +66,13 @@ class TaskRevealed:
     """The top task card; status open | brown | event | halt | discarded | set_aside."""
 
     card: str
-    status: str
+    status: TaskStatus
 
 
 @event
 class BuildingFlipped:
     building: str
-    reason: str  # task | completion | expansion
+    reason: FlipReason
     seat: Seat | None = None
     pay: tuple[str, ...] = ()
 
@@ -91,7 +99,7 @@ class EventStarted:
 class EventPaid:
     seat: Seat
     pay: tuple[str, ...]
-    reward: str  # card | coop | monk
+    reward: EventReward
     building: str = ""
 
 
@@ -109,7 +117,7 @@ class EventEnded:
 @event
 class SectionRemoved:
     section: str
-    reason: str  # collapse | storm
+    reason: RemovalReason
 
 
 @event

@@ -8,7 +8,7 @@ orders).
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 import attrs
 
@@ -248,13 +248,18 @@ class MarkerMoved:
     wrapped: int = 0
 
 
+MedallionHow = Literal["CROSS", "LAND", "BUMP", "ELIMINATION"]
+"""How a medallion changes hands: a marker crosses or lands on its space, a bumping marker
+steals it, or its holder is eliminated and it goes back to its space."""
+
+
 @event
 class MedallionTaken:
     """``seat`` takes ``medallion`` (-1: it returns to its printed space)."""
 
     medallion: str
     seat: int
-    how: str
+    how: MedallionHow
 
 
 @event

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from .content import CATH, content
 from .effects import Tx
-from .events import Event, MarkerMoved, MedallionTaken, PrestigeChanged, ReligionShifted
+from .events import (
+    Event,
+    MarkerMoved,
+    MedallionHow,
+    MedallionTaken,
+    PrestigeChanged,
+    ReligionShifted,
+)
 from .state import State
 
 __all__ = ["advance", "retreat", "shift_religion"]
@@ -28,9 +35,9 @@ class _Track:
         self.locked = {p.seat: bool(getattr(p, self.attr + "_locked")) for p in live}
         self.old_pos, self.old_locked = dict(self.pos), dict(self.locked)
         self.holder = {m: state.medallions.get(m, -1) for m in self.med_at.values()}
-        self.how: dict[str, str] = {}
+        self.how: dict[str, MedallionHow] = {}
 
-    def take(self, space: int, who: int, kind: str) -> None:
+    def take(self, space: int, who: int, kind: MedallionHow) -> None:
         m = self.med_at.get(space)
         if m is not None and self.holder[m] != who:
             self.holder[m] = who

@@ -348,3 +348,17 @@ def test_exchange_offers_stay_between_the_two_players() -> None:
             assert "re-R10" not in repr(r) and "re-G07" not in repr(r)
         assert GAME.view(state, viewer)["stage"]["data"] == ""
     assert "re-G07" in repr([GAME.redact(e, Viewer(seat=1)) for e in events])
+
+
+def test_the_exchange_of_offers_is_narrated_for_every_audience() -> None:
+    """No random game reaches an exchange of offers: the contract's narrator check is fed
+    the real events of one (each seat reads its line, nobody else the cards)."""
+    from domain.road_to_enlightenment import GAME_TYPE
+    from tests.game_contract import check_narrator
+    from tests.test_narration import content_id_set
+
+    state = gift_to_austria()
+    state, _ = send(state, 1, ExchangeOffer("re-R10"))
+    state, events = send(state, 4, ExchangeOffer("re-G07"))
+    assert of_type(events, "OffersRevealed")
+    check_narrator(GAME_TYPE, content_id_set("road-to-enlightenment"), extra=events)
