@@ -4,8 +4,8 @@ Two seats, a private hand of five cards each, a hidden deck of the rest. On your
 swap one card of your hand with the top card of the deck (the given card goes to the bottom);
 a match is 200 moves. It exists only to compare servers on the same work: it is registered
 only in the benchmark's server (``bench/serve.py``), never in ``default_registry``. It is a
-Decider like every game; its view's secrets are declared on its type (``domain.views``),
-its events' hidden by its own ``redact``.
+Decider like every game; its view's and its events' secrets are declared on their types
+(``domain.views``, ``domain.secrets``) and the kernel's redactors apply them.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from domain.game import GameBase, Options, Result
 from domain.narration import Names
 from domain.randomness import Context
 from domain.registry import GameType
+from domain.secrets import event, secret
 from domain.viewers import Seat, Viewer
 from domain.views import Owned, view_part
 
@@ -35,18 +36,18 @@ class Swap:
     index: int
 
 
-@attrs.frozen
+@event
 class Dealt:
-    deck: tuple[str, ...] | None  # the shuffled order: secret
-    hands: tuple[tuple[str, ...] | None, ...]  # each visible to its seat only
+    deck: tuple[str, ...] | None = secret()  # the shuffled order: nobody's
+    hands: tuple[tuple[str, ...] | None, ...] = secret(by_seat=True)  # each its seat's
 
 
-@attrs.frozen
+@event
 class Swapped:
     seat: Seat
     index: int
-    given: str | None  # visible to the seat only
-    taken: str | None  # visible to the seat only
+    given: str | None = secret(owner="seat")
+    taken: str | None = secret(owner="seat")
 
 
 SwapEvent = Dealt | Swapped
@@ -133,16 +134,6 @@ class SwapGame(GameBase[State, Swap, SwapEvent]):
             moves=state.moves,
             turn=state.turn,
         )
-
-    def redact(self, event: SwapEvent, viewer: Viewer) -> SwapEvent:
-        if viewer.omniscient:
-            return event
-        if isinstance(event, Dealt):
-            hands = tuple(h if viewer.sees_seat(s) else None for s, h in enumerate(event.hands))
-            return Dealt(None, hands)
-        if viewer.sees_seat(event.seat):
-            return event
-        return Swapped(event.seat, event.index, None, None)
 
     def hidden_values(self, state: State, viewer: Viewer) -> frozenset[str]:
         if viewer.omniscient:

@@ -54,16 +54,29 @@ class Secret:
     blank_from: Callable[[Any], Any] | None = None
     omit: bool = False
     """Views only: those who may not see the field get no key at all (not a blank)."""
+    by_seat: bool = False
+    """Events only: the field is a tuple with one item per seat (each hand of a deal); a
+    viewer receives the items of the seats it sees and ``blank`` in place of the others."""
 
     def sees(self, event: Any, viewer: Viewer) -> bool:
+        """Whether ``viewer`` may see the field (``by_seat``: only the omniscient see every
+        item; :meth:`received` gives the others theirs)."""
         if viewer.omniscient:
             return True
+        if self.by_seat:
+            return False
         if self.visible is not None:
             return self.visible(event, viewer)
         return any(_sees(viewer, _path(event, owner)) for owner in self.owners)
 
     def blanked(self, event: Any) -> Any:
         return self.blank if self.blank_from is None else self.blank_from(event)
+
+    def received(self, event: Any, viewer: Viewer, value: Any) -> Any:
+        """What ``viewer`` receives of the field holding ``value``."""
+        if self.by_seat:
+            return tuple(v if viewer.sees_seat(s) else self.blank for s, v in enumerate(value))
+        return value if self.sees(event, viewer) else self.blanked(event)
 
 
 @attrs.frozen
@@ -80,12 +93,15 @@ def secret(
     blank: Any = None,
     blank_from: Callable[[Any], Any] | None = None,
     omit: bool = False,
+    by_seat: bool = False,
     default: Any = attrs.NOTHING,
 ) -> Any:
     """An ``attrs`` field holding a secret. With no ``owner``/``owners``/``visible`` it is
     hidden from every player and spectator (a deck order). ``omit`` (view parts only, see
-    :mod:`domain.views`): the others get no key instead of a blank."""
-    spec = Secret((owner,) if owner else owners, visible, blank, blank_from, omit)
+    :mod:`domain.views`): the others get no key instead of a blank. ``by_seat`` (events
+    only): a tuple of one item per seat, each seat receiving its own (the hands of a deal;
+    views say the same with :class:`domain.views.Owned`)."""
+    spec = Secret((owner,) if owner else owners, visible, blank, blank_from, omit, by_seat)
     return attrs.field(default=default, metadata={SECRET: spec})
 
 
@@ -134,7 +150,11 @@ def redact(ev: T, viewer: Viewer) -> T | None:
         return ev
     if decl.private_to and not any(_sees(viewer, _path(ev, f)) for f in decl.private_to):
         return None
-    changes = {name: spec.blanked(ev) for name, spec in decl.secrets if not spec.sees(ev, viewer)}
+    changes = {
+        name: spec.received(ev, viewer, getattr(ev, name)) if spec.by_seat else spec.blanked(ev)
+        for name, spec in decl.secrets
+        if not spec.sees(ev, viewer)
+    }
     if not changes:
         return ev
     if all(getattr(ev, name) == value for name, value in changes.items()):

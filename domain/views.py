@@ -196,6 +196,10 @@ def _plan(cls: type) -> _Plan:
             spec: Secret | None = f.metadata.get(SECRET)
             holds, sensitive = _holds(hints.get(f.name, Any))
             if spec is not None:
+                if spec.by_seat:
+                    raise TypeError(
+                        f"{cls.__qualname__}.{f.name}: by_seat= is for events; use Owned"
+                    )
                 secrets.append((f.name, spec))
             if sensitive:
                 walk.append(f.name)

@@ -42,6 +42,11 @@ class Board:
     data: str = secret(visible=lambda e, v: e.kind == "public", blank_from=lambda e: "?")
 
 
+@event
+class Deal:
+    hands: tuple[tuple[str, ...] | None, ...] = secret(by_seat=True)
+
+
 @attrs.frozen
 class Undeclared:
     order: tuple[str, ...]
@@ -53,6 +58,25 @@ def test_an_owner_sees_its_field_and_nobody_else_does() -> None:
     assert redact(e, seat_viewer(0)) == Dealt(1, None, None)
     assert redact(e, SPECTATOR) == Dealt(1, None, None)
     assert redact(e, REVIEW) is e
+
+
+def test_a_field_by_seat_gives_each_seat_its_own_item() -> None:
+    e = Deal((("a",), ("b", "c")))
+    assert redact(e, seat_viewer(0)) == Deal((("a",), None))
+    assert redact(e, seat_viewer(1)) == Deal((None, ("b", "c")))
+    assert redact(e, SPECTATOR) == Deal((None, None))
+    assert redact(e, REVIEW) is e
+
+
+def test_by_seat_is_for_events_a_view_says_it_with_owned() -> None:
+    from domain.views import render, view_part
+
+    @view_part
+    class Hands:
+        hands: tuple[tuple[str, ...], ...] = secret(by_seat=True)
+
+    with pytest.raises(TypeError, match="by_seat= is for events"):
+        render(Hands((("a",),)), SPECTATOR)
 
 
 def test_a_field_owned_by_no_seat_is_hidden_from_spectators_too() -> None:
