@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, TypedDict
 
 import attrs
 
@@ -288,6 +288,45 @@ def _tasks(raw: Mapping[str, Any], plan: Plan) -> dict[str, TaskCard]:
     return out
 
 
+PigmentRow = tuple[int, str, str, bool]
+"""From this team score on: the pigment, the outcome, whether the team qualifies."""
+
+
+class Tables(TypedDict):
+    """The rulebook's tables, keyed by level (and number of players) as JSON strings."""
+
+    version: str
+    deal: dict[str, dict[str, list[int]]]
+    """Action cards of levels I, II and III dealt to each player."""
+    board_size: dict[str, list[int]]
+    """Open task cards per number of players."""
+    draw: dict[str, int]
+    tiles_per_colour: int
+    monks_per_player: int
+    pigments: dict[str, list[PigmentRow]]
+
+
+def _tables(raw: Mapping[str, Any]) -> Tables:
+    for key in ("deal", "board_size", "draw", "pigments"):
+        _require(key in raw, f"tables: missing {key}")
+    pigments = {
+        level: [(int(r[0]), str(r[1]), str(r[2]), bool(r[3])) for r in rows]
+        for level, rows in raw["pigments"].items()
+    }
+    return {
+        "version": str(raw["version"]),
+        "deal": {
+            lv: {n: [int(k) for k in d] for n, d in by_n.items()}
+            for lv, by_n in raw["deal"].items()
+        },
+        "board_size": {lv: [int(k) for k in sizes] for lv, sizes in raw["board_size"].items()},
+        "draw": {lv: int(k) for lv, k in raw["draw"].items()},
+        "tiles_per_colour": int(raw["tiles_per_colour"]),
+        "monks_per_player": int(raw["monks_per_player"]),
+        "pigments": pigments,
+    }
+
+
 @attrs.frozen
 class Content:
     plan: Plan
@@ -295,7 +334,7 @@ class Content:
     sections: dict[str, Section]
     actions: dict[str, ActionCard]
     tasks: dict[str, TaskCard]
-    tables: dict[str, Any]
+    tables: Tables
 
 
 def validate_content(raw: Mapping[str, Any]) -> Content:
@@ -305,9 +344,7 @@ def validate_content(raw: Mapping[str, Any]) -> Content:
         shapes, sections = _sections(raw["sections"])
         actions = _actions(raw["actions"])
         tasks = _tasks(raw["tasks"], plan)
-        tables = dict(raw["tables"])
-        for key in ("deal", "board_size", "draw", "pigments"):
-            _require(key in tables, f"tables: missing {key}")
+        tables = _tables(raw["tables"])
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, ContentError):
             raise

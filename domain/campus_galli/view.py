@@ -3,9 +3,9 @@ by the kernel, ``domain.secrets``, from their declarations)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any
+from typing import Literal, TypedDict
 
 from ..secrets import secret
 from ..simultaneous import ChoicesView
@@ -17,15 +17,146 @@ from .evolve import PILES
 from .geometry import cell_xy, cells_of
 from .legal import SIMULTANEOUS_EVENTS, to_act
 from .queries import ALL_LETTERS, is_complete, player_score
-from .state import Phase, State
+from .state import Phase, Stage, State
 
 __all__ = ["CampusPanel", "CampusView", "card_info", "full_view", "hidden_values"]
 
 
 _XY = [list(cell_xy(c)) for c in range(21 * 14)]
 
+XY = list[list[int]]
+"""Cells as ``[column, row]`` pairs, 0-based from the north-west corner."""
 
-def _xy(cells: Any) -> list[list[int]]:
+
+class ActionInfo(TypedDict):
+    """What is printed on an action card."""
+
+    kind: str
+    level: int
+    number: int
+    large: int | None
+    colours: list[str]
+    shapes: list[str]
+    cost: list[str]
+    grand: bool
+    name: str
+    book_tile: str | None
+    guest_building: str | None
+    guest_rewards: list[str]
+
+
+class TaskInfo(TypedDict):
+    """What is printed on a task card."""
+
+    kind: str
+    level: int
+    border: str
+    seals: int
+    half_seals: int
+    building: str | None
+    buildings: list[str]
+    colours: list[str]
+    a: list[str]
+    b: list[str]
+    shape: str | None
+    shapes: list[str]
+    area: str | None
+    areas: list[str]
+    cost: list[str]
+    cells: XY
+    name: str
+
+
+CardInfo = ActionInfo | TaskInfo
+
+
+class PlanView(TypedDict):
+    width: int
+    height: int
+    terrain: list[str]
+    symbols: list[list[str | None]]
+    north_tower: XY
+
+
+class BuildingView(TypedDict):
+    letter: str
+    name: str
+    area: str
+    expansion_cost: list[str]
+    cells: XY
+    side: Literal["construction", "parchment"]
+    complete: bool
+
+
+class SectionView(TypedDict):
+    id: str
+    colour: str
+    shape: str
+    origin: str
+    cells: XY
+
+
+class MonkView(TypedDict):
+    owner: int
+    kind: str
+    section: str | None
+    building: str | None
+    cells: XY
+
+
+class BagView(TypedDict):
+    count: int
+    by_shape: dict[str, dict[str, int]]
+    """Sections in the prayer pouch by shape, then colour."""
+
+
+class TaskSlot(TypedDict):
+    card: str
+    status: str
+
+
+class UnfinishedView(TypedDict):
+    pile: str
+    face_up: str | None
+    count: int
+
+
+class TurnView(TypedDict):
+    seat: int
+    card: str | None
+    selected: str | None
+    stage: Stage
+    source: str | None
+    holding: str | None
+    via: str
+    flips_pending: int
+    rescore_left: int
+    lazy_owed: int
+
+
+class SpecialView(TypedDict):
+    order: list[int]
+    current: int | None
+
+
+class EventView(TypedDict):
+    card: str
+    kind: str
+    waiting_on: list[int]
+    dice: list[list[int | list[str]]]
+    """``[seat, faces]`` per seat that rolled."""
+    target: str | None
+
+
+class ResultView(TypedDict):
+    scores: list[int]
+    team_score: int | None
+    pigment: str | None
+    outcome: str | None
+    qualified_for_next_level: bool
+
+
+def _xy(cells: Iterable[int]) -> XY:
     return [_XY[c] for c in cells]
 
 
@@ -34,7 +165,7 @@ def _tiles(t: tuple[int, ...]) -> dict[str, int]:
 
 
 @cache
-def _card_info(card: str) -> dict[str, Any]:
+def _card_info(card: str) -> CardInfo:
     if card in ACTIONS:
         a = ACTIONS[card]
         return {
@@ -73,12 +204,12 @@ def _card_info(card: str) -> dict[str, Any]:
     }
 
 
-def card_info(card: str) -> dict[str, Any]:
+def card_info(card: str) -> CardInfo:
     """What is printed on an action or task card (a fresh copy: callers may mutate it)."""
-    return dict(_card_info(card))
+    return _card_info(card).copy()
 
 
-_PLAN = {
+_PLAN: PlanView = {
     "width": PLAN.width,
     "height": PLAN.height,
     # '.' grass, 'T' tree, a letter = a space of that building.
@@ -91,16 +222,20 @@ _PLAN = {
     "north_tower": _xy(sorted(PLAN.tower)),
 }
 
-_BUILDINGS = {
-    b: {
+
+def _building(b: str, construction: bool, complete: bool) -> BuildingView:
+    return {
         "letter": b,
         "name": PLAN.buildings[b].name,
         "area": PLAN.buildings[b].area,
         "expansion_cost": list(PLAN.buildings[b].expansion_cost),
-        "cells": _xy(sorted(PLAN.buildings[b].cells)),
+        "cells": _BUILDING_CELLS[b],
+        "side": "construction" if construction else "parchment",
+        "complete": complete,
     }
-    for b in ALL_LETTERS
-}
+
+
+_BUILDING_CELLS = {b: _xy(sorted(PLAN.buildings[b].cells)) for b in ALL_LETTERS}
 
 
 def _others_next_year(p: CampusPanel) -> int:
@@ -145,33 +280,34 @@ class CampusView:
     round: int
     year: int
     to_act: list[int]
-    plan: Any = public()
-    buildings: Any = public()
-    cordon: Any = public()
-    sections_placed: Any = public()
-    monks: Any = public()
-    hut: Any = public()
-    bag: Any = public()
-    task_deck_count: Any = public()
-    task_board: Any = public()
-    task_discard: Any = public()
-    set_aside: Any = public()
-    collapse_reminders: Any = public()
-    tile_supply: Any = public()
-    unfinished: Any = public()
+    plan: PlanView = public()
+    buildings: list[BuildingView] = public()
+    cordon: str | None = public()
+    sections_placed: list[SectionView] = public()
+    monks: list[MonkView] = public()
+    hut: list[str] = public()
+    bag: BagView = public()
+    task_deck_count: int = public()
+    task_board: list[TaskSlot] = public()
+    task_discard: list[str] = public()
+    set_aside: list[str] = public()
+    collapse_reminders: list[str] = public()
+    tile_supply: dict[str, int] = public()
+    unfinished: list[UnfinishedView] = public()
     selection: ChoicesView
-    queue: Any = public()
-    beg_queue: Any = public()
-    turn: Any = public()
-    special: Any = public()
-    event: Any = public()
-    last_dice: Any = public()
+    queue: list[list[int | Stage]] = public()
+    """Turns still to come: ``[number, seat, stage]``."""
+    beg_queue: list[list[int]] = public()
+    turn: TurnView | None = public()
+    special: SpecialView = public()
+    event: EventView | None = public()
+    last_dice: list[str] = public()
     players: tuple[CampusPanel, ...]
-    result: Any = public()
+    result: ResultView | None = public()
     task_deck: list[str] = secret(omit=True)
     this_year: list[list[str]] = secret(omit=True)
     unfinished_piles: list[list[str]] = secret(omit=True)
-    cards: ByAudience[dict[str, Any]]
+    cards: ByAudience[dict[str, CardInfo]]
     """What is printed on every card the audience sees."""
     prompt: ByAudience[str]
 
@@ -180,7 +316,7 @@ def full_view(state: State, prompt: Callable[[State, Viewer], str]) -> CampusVie
     """Everything any audience may be shown; the kernel redacts it per viewer."""
     shown: set[str] = set()  # the cards every audience sees
 
-    def show(cards: Any) -> list[str]:
+    def show(cards: Iterable[str]) -> list[str]:
         out = list(cards)
         shown.update(out)
         return out
@@ -233,12 +369,7 @@ def full_view(state: State, prompt: Callable[[State, Viewer], str]) -> CampusVie
         to_act=sorted(to_act(state)),
         plan=_PLAN,
         buildings=[
-            {
-                **_BUILDINGS[b],
-                "side": "construction" if b in state.construction else "parchment",
-                "complete": is_complete(state, b),
-            }
-            for b in ALL_LETTERS
+            _building(b, b in state.construction, is_complete(state, b)) for b in ALL_LETTERS
         ],
         cordon=state.cordon or None,
         sections_placed=[
@@ -339,7 +470,7 @@ def full_view(state: State, prompt: Callable[[State, Viewer], str]) -> CampusVie
     return replace(view, cards=ByAudience(tuple(seats), _cards(shown), _cards(review)))
 
 
-def _cards(shown: set[str]) -> dict[str, Any]:
+def _cards(shown: set[str]) -> dict[str, CardInfo]:
     # The cached descriptions are shared, not copied: views are serialised, never mutated.
     return {c: _card_info(c) for c in sorted(shown) if c in ACTIONS or c in TASKS}
 
