@@ -212,6 +212,7 @@ class GameCodec(Generic[T]):
         self._conv = _strict(make_converter(forbid_extra_keys=True))
         self.commands: dict[str, type] = {c.__name__: c for c in game.command_types}
         self._encoded: dict[Any, dict[str, Any]] = {}
+        self._by_id: dict[int, tuple[Any, dict[str, Any]]] = {}
         self._plain: dict[type, tuple[str, ...]] = {}
         self.events: dict[str, type] = {e.__name__: e for e in game.event_types}
         for cls in (*game.command_types, *game.event_types):
@@ -234,8 +235,17 @@ class GameCodec(Generic[T]):
         cache = self._encoded
         if len(cache) > _ENCODED_MAX:
             cache.clear()
+        by_id = self._by_id
+        if len(by_id) > _ENCODED_MAX:  # grows with objects, not values: bounded apart
+            by_id.clear()
         out = []
         for command in commands:
+            # The very same object as before (a game may list the same command objects
+            # state after state): found by identity, without hashing its fields.
+            same = by_id.get(id(command))
+            if same is not None and same[0] is command:
+                out.append(same[1])
+                continue
             try:
                 hit = cache.get(command)
             except TypeError:  # unhashable: encode every time
@@ -251,6 +261,7 @@ class GameCodec(Generic[T]):
                 else:
                     hit = self.encode_command(command)
                 cache[command] = hit
+            by_id[id(command)] = (command, hit)  # kept alive in the entry: no id reused
             out.append(hit)
         return out
 

@@ -45,12 +45,34 @@ def compact_legal(commands: Sequence[Command]) -> list[dict[str, Any]]:
         here_type, here_keys = command["type"], tuple(command)
         if here_type != type_ or here_keys != keys:
             if run:
-                _group(type_, keys, run, groups)
+                _reused_group(type_, keys, run, groups)
             type_, keys, run = here_type, here_keys, []
         run.append(command)
     if run:
-        _group(type_, keys, run, groups)
+        _reused_group(type_, keys, run, groups)
     return groups
+
+
+_GROUPS: dict[tuple[int, ...], tuple[tuple[Command, ...], list[dict[str, Any]]]] = {}
+"""Groups by the identities of the commands of their run, with the commands (kept alive,
+so that no id is reused while the entry lives). A game's codec hands out the same encoded
+dict for the same command (``GameCodec.encode_commands``), and most runs of one state's
+list (every way to move the Abbot, to buy a card) are the same at the next: they are
+grouped once. Encoded commands are never mutated, and the groups are shared: do not mutate
+them either."""
+_GROUPS_MAX = 4096
+
+
+def _reused_group(type_: Any, keys: tuple[str, ...], run: list[Command], out: list[Any]) -> None:
+    ids = tuple(map(id, run))
+    hit = _GROUPS.get(ids)
+    if hit is None:
+        made: list[dict[str, Any]] = []
+        _group(type_, keys, run, made)
+        if len(_GROUPS) >= _GROUPS_MAX:
+            _GROUPS.clear()
+        hit = _GROUPS[ids] = (tuple(run), made)
+    out.extend(hit[1])
 
 
 def _group(type_: Any, all_keys: tuple[str, ...], run: list[Command], out: list[Any]) -> None:

@@ -7,18 +7,81 @@ two together.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import assert_never
+from typing import Any, TypeVar, assert_never
 
 from . import commands as cmd
 from .content import CONTENT
 from .evolve import line_cells
-from .state import Mode, PendingKind, Phase, State
+from .state import Book, Mode, PendingKind, Phase, State
 from .turn import marker_remedy
 
 __all__ = ["legal_commands", "payments"]
 
 TILES = CONTENT.tiles
 RITUALS = CONTENT.rituals
+C = TypeVar("C")
+
+_INTERNED: dict[tuple[Any, ...], Any] = {}
+"""Commands by their class and fields: the legal list of one state is mostly that of the
+last (the same Quills, the same ways to pay), and a command is a frozen value, so the very
+same objects are listed again instead of new ones: no construction, and the codec finds
+their encoded form by identity. Bounded: starts afresh when full."""
+_INTERNED_MAX = 50_000
+
+
+def _the(cls: type[C], *fields: Any) -> C:
+    """The one ``cls(*fields)`` (see ``_INTERNED``)."""
+    key = (cls, *fields)
+    command: C | None = _INTERNED.get(key)
+    if command is None:
+        if len(_INTERNED) >= _INTERNED_MAX:
+            _INTERNED.clear()
+        command = _INTERNED[key] = cls(*fields)
+    return command
+
+
+_OPEN_QUILLS: dict[int, tuple[Book, tuple[int, ...]]] = {}
+"""Open Quills by book (its identity; the entry keeps it alive): a move changes one book."""
+
+
+def _open_quills(book: Book) -> tuple[int, ...]:
+    hit = _OPEN_QUILLS.get(id(book))
+    if hit is not None and hit[0] is book:
+        return hit[1]
+    quills = () if book.closed else tuple(book.open_quills())
+    if len(_OPEN_QUILLS) >= 1024:
+        _OPEN_QUILLS.clear()
+    _OPEN_QUILLS[id(book)] = (book, quills)
+    return quills
+
+
+_PAID: dict[tuple[Any, ...], tuple[cmd.Command, ...]] = {}
+"""Every way to make one paid move (move the Abbot to a station, buy a card), by what it
+depends on: the coins and tokens held and the move."""
+
+
+def _paid(
+    kind: type[cmd.MoveAbbot] | type[cmd.BuyCard], state: State, side: int
+) -> tuple[cmd.Command, ...]:
+    player = state.players[side]
+    key = (kind, state.abbot if kind is cmd.MoveAbbot else 0, player.coins, player.tokens)
+    hit = _PAID.get(key)
+    if hit is not None:
+        return hit
+    made: list[cmd.Command] = []
+    if kind is cmd.MoveAbbot:
+        for station in range(len(CONTENT.stations)):
+            if station != state.abbot:
+                cost = CONTENT.station_distance(state.abbot, station)
+                made.extend(
+                    _the(cmd.MoveAbbot, station, pay) for pay in payments(state, side, cost)
+                )
+    else:
+        made.extend(_the(cmd.BuyCard, pay) for pay in payments(state, side, CONTENT.card_cost))
+    if len(_PAID) >= 4096:
+        _PAID.clear()
+    hit = _PAID[key] = tuple(made)
+    return hit
 
 
 @lru_cache(maxsize=4096)
@@ -58,13 +121,15 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
             case PendingKind.EXILE:
                 book = state.books[pending.pos]
                 return [
-                    cmd.ChooseExiliumSpace(q // 5, q % 5)
+                    _the(cmd.ChooseExiliumSpace, q // 5, q % 5)
                     for q in book.open_quills()
                     if (pending.pos, q) != (pending.origin_pos, pending.origin_cell)
                 ]
             case PendingKind.TOKEN:
                 return [
-                    cmd.ChooseCompletionToken(RITUALS[r]) for r in range(4) if state.supply[r] > 0
+                    _the(cmd.ChooseCompletionToken, RITUALS[r])
+                    for r in range(4)
+                    if state.supply[r] > 0
                 ]
             case _:
                 assert_never(pending.kind)
@@ -74,41 +139,38 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
     if state.discarding > 0:
         out: list[cmd.Command] = []
         if player.coins > 0:
-            out.append(cmd.DiscardItem("coin"))
-        out.extend(cmd.DiscardItem(RITUALS[r]) for r in range(4) if player.tokens[r] > 0)
+            out.append(_the(cmd.DiscardItem, "coin"))
+        out.extend(_the(cmd.DiscardItem, RITUALS[r]) for r in range(4) if player.tokens[r] > 0)
         return out
     out = []
     if not state.acted:
-        out.append(cmd.Pass())
+        out.append(_the(cmd.Pass))
     if not state.line_chosen:
         for kind in ("row", "col"):
             for index in (1, 2, 3):
                 if any(player.archways[i] is not None for i in line_cells(kind, index)):
-                    out.append(cmd.ChooseLine(kind, index))
+                    out.append(_the(cmd.ChooseLine, kind, index))
     books = state.books
-    open_quills = [b.open_quills() if not b.closed else [] for b in books]
+    open_quills = [_open_quills(b) for b in books]
     for tile, pos in state.active:
         if books[pos].closed:
-            out.append(cmd.SendToSheepPen(tile))
+            out.append(_the(cmd.SendToSheepPen, tile))
         else:
-            out.extend(cmd.PlaceTile(tile, q // 5, q % 5) for q in open_quills[pos])
+            out.extend(_the(cmd.PlaceTile, tile, q // 5, q % 5) for q in open_quills[pos])
         for to_pos in range(3):
             if to_pos != pos and not books[to_pos].closed:
                 for pay in payments(state, side, abs(to_pos - pos)):
-                    out.append(cmd.MoveActiveTile(tile, to_pos, pay))
+                    out.append(_the(cmd.MoveActiveTile, tile, to_pos, pay))
     stations = len(CONTENT.stations)
-    for station in range(stations):
-        if station != state.abbot:
-            cost = CONTENT.station_distance(state.abbot, station)
-            out.extend(cmd.MoveAbbot(station, pay) for pay in payments(state, side, cost))
+    out.extend(_paid(cmd.MoveAbbot, state, side))
     if player.deck or player.discard:
-        out.extend(cmd.BuyCard(pay) for pay in payments(state, side, CONTENT.card_cost))
+        out.extend(_paid(cmd.BuyCard, state, side))
     here = CONTENT.stations[state.abbot]
     if here is not None and marker_remedy(state, side) is not None:
         r = RITUALS.index(here)
         for size in (3, 4, 5):
             if state.ritual_spaces[r * 3 + size - 3] is None and player.tokens[r] >= size:
-                out.append(cmd.ClaimRitual(here, size))
+                out.append(_the(cmd.ClaimRitual, here, size))
     kinds = {card.split("-")[1] for card in player.hand}
     if "MOTUS" in kinds:
         for book in books:
@@ -119,14 +181,16 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
                     continue
                 for to_pos in range(3):
                     for q in open_quills[to_pos]:
-                        out.append(cmd.PlayMotus(placed, to_pos, q // 5, q % 5))
-        out.extend(cmd.PlayMotusAbbot(s) for s in range(stations) if s != state.abbot)
+                        out.append(_the(cmd.PlayMotus, placed, to_pos, q // 5, q % 5))
+        out.extend(_the(cmd.PlayMotusAbbot, s) for s in range(stations) if s != state.abbot)
     if "MUTATIO" in kinds:
         full = [i for i in range(9) if player.archways[i] is not None]
         for a in full:
             for b in full:
                 if a != b:
-                    out.append(cmd.PlayMutatio((a // 3 + 1, a % 3 + 1), (b // 3 + 1, b % 3 + 1)))
+                    out.append(
+                        _the(cmd.PlayMutatio, (a // 3 + 1, a % 3 + 1), (b // 3 + 1, b % 3 + 1))
+                    )
     if "EXILIUM" in kinds:
         for book in books:
             if book.closed:
@@ -135,14 +199,16 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
                 if placed is None or TILES[placed].side == side or placed in state.facedown:
                     continue
                 out.extend(
-                    cmd.PlayExilium(placed, to_pos) for to_pos in range(3) if open_quills[to_pos]
+                    _the(cmd.PlayExilium, placed, to_pos)
+                    for to_pos in range(3)
+                    if open_quills[to_pos]
                 )
     if "PORTICUS" in kinds:
         for kind in ("row", "col"):
             for a in (1, 2, 3):
                 for b in (1, 2, 3):
                     if a != b:
-                        out.append(cmd.PlayPorticus(kind, a, b))
+                        out.append(_the(cmd.PlayPorticus, kind, a, b))
     if "SCRIPTUM" in kinds:
         for tile, pos in state.active:
             book = books[pos]
@@ -151,9 +217,9 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
             layout = CONTENT.layouts[book.layout].cells
             for cell in range(25):
                 if layout[cell] == "T" and cell != book.drollery and book.cells[cell] is None:
-                    out.append(cmd.PlayScriptum(tile, cell // 5, cell % 5))
+                    out.append(_the(cmd.PlayScriptum, tile, cell // 5, cell % 5))
     if "RITUS" in kinds:
-        out.extend(cmd.PlayRitus(r) for r in RITUALS)
+        out.extend(_the(cmd.PlayRitus, r) for r in RITUALS)
     if state.line_chosen and all(books[pos].closed for _, pos in state.active):
-        out.append(cmd.EndTurn())
+        out.append(_the(cmd.EndTurn))
     return out
