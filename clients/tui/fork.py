@@ -58,7 +58,7 @@ class ForkPlan:
         if c == ME:
             return "me"
         if c == PERSON:
-            return "a person (open: they join with the link or cloister join)"
+            return "a person (the seat is left open)"
         return f"a bot ({c})"
 
     @property

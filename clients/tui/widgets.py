@@ -199,8 +199,7 @@ class ForkScreen(ModalScreen[bool]):
             yield Static(Text(self.question, style="bold"))
             yield Static(self._seats(), id="fork-seats")
             yield Static(
-                f"1-{len(self.plan.seats)}: change who takes that seat    "
-                "y / Enter: fork    n / Esc: cancel"
+                f"1-{len(self.plan.seats)}: who takes that seat · y/Enter: fork · n/Esc: cancel"
             )
 
     def _seats(self) -> Text:

@@ -55,13 +55,15 @@ export function undoPoints(targets, events, seat) {
   /** @type {Map<number, {to: number, count: number}>} */
   const out = new Map();
   const byVersion = new Map(events.map((e) => [e.version, e]));
+  // A stretch taken back earlier may lie between a command and the next: never its lines.
+  const undone = undoneVersions(events);
   targets.forEach((t, k) => {
     const record = byVersion.get(t + 1);
     // Only a line of my own command (the record says whose it is); a log without the
     // record here (not loaded yet) offers nothing rather than a guess.
     if (!record || record.type !== "cloister.CommandAccepted" || record.data?.seat !== seat) return;
     const hi = k === 0 ? Infinity : targets[k - 1] + 1;
-    const line = events.find((e) => e.version > t + 1 && e.version < hi && e.text && e.text !== e.type
+    const line = events.find((e) => e.version > t + 1 && e.version < hi && !undone.has(e.version) && e.text && e.text !== e.type
       && e.type !== "Hidden" && !e.type.startsWith("cloister."));
     if (line) out.set(line.version, { to: t, count: k + 1 });
   });
