@@ -653,10 +653,11 @@ function logView(p) {
   const st = p.st;
   const colourOf = (e) => (typeof e.data?.seat === "number" ? p.colour(e.data.seat) : null);
   // "Undo to here" on my own lines that the server would let me take back, and only those.
-  const points = st.seat !== null && st.status === "running" ? undoPoints(p.undo.targets(st.version, st.events), st.events, st.seat) : new Map();
+  const offer = p.undo.offer(st.version, st.events);
+  const points = st.seat !== null && st.status === "running" ? undoPoints(offer.targets, st.events, st.seat) : new Map();
   return html`<section class="log-panel panel" aria-labelledby="log-h">
     <h2 id="log-h">Log</h2>
-    <ol class="log" id="log" aria-label="Game log" tabindex="0" ${ref(p.logRef)}>${logRows(st.events.slice(-400), { colourOf, undone: undoneVersions(st.events), tool: (r) => undoHere(p.undo, points.get(r.version)) })}</ol>
+    <ol class="log" id="log" aria-label="Game log" tabindex="0" ${ref(p.logRef)}>${logRows(st.events.slice(-400), { colourOf, undone: undoneVersions(st.events), tool: (r) => undoHere(p.undo, points.get(r.version), offer.fresh) })}</ol>
     ${st.seat !== null ? html`<form class="chat-form" id="chat-form" @submit=${(e) => p.chat(e)}>
       <input type="text" id="chat-input" maxlength="500" autocomplete="off" placeholder="Say something to the table (not binding)" aria-label="Chat message">
       <button type="submit">Say</button></form>` : html`<form class="chat-form" id="chat-form" hidden></form>`}

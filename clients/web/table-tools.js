@@ -119,10 +119,13 @@ export class Undo {
     }, 150);
   }
 
-  /** The versions this seat may undo to now (newest first), [] while the answer is stale.
-   * @param {number|null} version @param {WireEvent[]} events */
-  targets(version, events) {
-    return this.status?.allowed && undoFresh(this.status, version, events) ? this.status.targets : [];
+  /** The versions the server's last answer offered (newest first), and whether it still
+   * holds (`undoFresh`). While it is being asked again, the page keeps drawing them, disabled,
+   * so that nothing jumps after every move; only a fresh answer is ever clickable.
+   * @param {number|null} version @param {WireEvent[]} events @returns {{targets: number[], fresh: boolean}} */
+  offer(version, events) {
+    const targets = this.status?.allowed ? this.status.targets : [];
+    return { targets, fresh: undoFresh(this.status, version, events) };
   }
 
   /** Take back my commands after `to` (one of `targets`), or my last one. @param {number} [to] */
@@ -150,28 +153,28 @@ export class Undo {
  */
 export function undoButton(u, seat, version, events) {
   if (seat === null || !u.token()) return nothing;
-  const targets = u.targets(version, events);
+  const { targets, fresh } = u.offer(version, events);
   const steps = targets.length;
-  const stale = !!u.status?.allowed && !steps;
-  const far = steps > 1 ? `; you may take back ${steps} moves: "Undo to here" in the log takes back several at once` : "";
+  const far = steps > 1 ? `; you may take back ${steps} moves: ↶ on a line of the log ("Undo to here") takes back several at once` : "";
   const why = u.busy ? "Taking back…"
+    : steps && !fresh ? "Checking what may be taken back…"
     : steps ? `Take back your last move (nobody has seen anything new since)${far}`
-    : stale ? "Checking what may be taken back…"
     : u.status?.reason ? `Nothing to undo: ${u.status.reason}` : "Nothing to undo";
-  return html`<button type="button" class="small secondary undo-button" id="undo-button" ?disabled=${!steps || u.busy}
-      title=${why} aria-label=${steps ? `Undo your last move${far}` : why} @click=${() => u.run(targets[0])}>↶ Undo${steps > 1 ? html` <span class="undo-steps">(${steps})</span>` : nothing}</button>`;
+  return html`<button type="button" class="small secondary undo-button" id="undo-button" ?disabled=${!steps || !fresh || u.busy}
+      title=${why} aria-label=${steps && fresh ? `Undo your last move${far}` : why} @click=${() => u.run(targets[0])}>↶ Undo${steps > 1 ? html` <span class="undo-steps">(${steps})</span>` : nothing}</button>`;
 }
 
 /**
  * "Undo to here" on a log line of my own (`undoPoints`): one click takes back that move and
  * every later one of mine. A small ↶ (the log column is narrow; its tooltip and label say it
- * in words), and pointing at it strikes out, in advance, what it would take back.
- * @param {Undo} u @param {{to: number, count: number}|undefined} point
+ * in words), and pointing at it strikes out, in advance, what it would take back. Disabled
+ * while the server is asked again (`fresh` false).
+ * @param {Undo} u @param {{to: number, count: number}|undefined} point @param {boolean} fresh
  */
-export function undoHere(u, point) {
+export function undoHere(u, point, fresh) {
   if (!point) return nothing;
   const what = point.count === 1 ? "this move" : `this move and your ${point.count - 1} later one${point.count > 2 ? "s" : ""}`;
-  return html`<button type="button" class="undo-here" data-to=${point.to} ?disabled=${u.busy}
+  return html`<button type="button" class="undo-here" data-to=${point.to} ?disabled=${u.busy || !fresh}
       title=${`Undo to here: take back ${what}`} aria-label=${`Undo to here: take back ${what}`}
       @click=${() => u.run(point.to)}>↶</button>`;
 }

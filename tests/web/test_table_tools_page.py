@@ -251,3 +251,29 @@ def test_fork_offers_each_seat_to_me_a_person_or_a_bot(
     finally:
         p.close()
         guest.close()
+
+
+async def _other_chooses(base: str, gid: str, token: str) -> None:
+    async with GameClient(base, gid, token) as b:
+        await b.send(next(c for c in b.legal if c["type"] == "PlayCard"))
+
+
+def test_undo_to_here_goes_once_another_seat_moves(base_url: str, browser: Any) -> None:
+    """The other seat's move is a horizon: the page stops offering my lines (they are
+    disabled while the server is asked again, then gone), and Undo says why."""
+    gid, tokens, me = _seated_high_card(base_url)
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, _two_choices(base_url, gid, tokens, me)).result()
+    p = Page(browser, base_url)
+    try:
+        _as_seat(p, gid, me, tokens[me])
+        p.page.wait_for_selector("#log .undo-here:not([disabled])")
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, _other_chooses(base_url, gid, tokens[1 - me])).result()
+        p.page.wait_for_function("() => !document.querySelector('#log .undo-here')")
+        p.page.wait_for_function(
+            "() => document.querySelector('#undo-button').disabled && "
+            "document.querySelector('#undo-button').title.startsWith('Nothing to undo')"
+        )
+    finally:
+        p.close()
