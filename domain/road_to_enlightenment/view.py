@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
-
-import attrs
+from typing import TypedDict
 
 from ..secrets import secret
 from ..simultaneous import ChoicesView
@@ -16,13 +14,76 @@ from ..viewers import SPECTATOR, Viewer, seat_viewer
 from ..views import ByAudience, internal, public, view_part
 from .content import COLORS, content
 from .legal import to_act
-from .state import StageKind, State
+from .state import CombatStep, Player, StageKind, State
 
 __all__ = ["RoadPanel", "RoadView", "Slot", "StageView", "full_view", "hidden_values"]
 
 
+class PowerInfo(TypedDict):
+    type: str
+    kind: str
+    n: int
+    track: str | None
+
+
+class CardInfo(TypedDict):
+    """What is printed on a luminary card."""
+
+    name: str
+    color: str
+    favorite: bool
+    stats: dict[str, int]
+    power: PowerInfo | None
+
+
+class CityPrint(TypedDict):
+    id: str
+    name: str
+    home: str
+    sea: str | None
+    arcs: dict[str, int]
+    links: list[str]
+    icon: str
+    """The religion printed on the city."""
+
+
+class CityView(CityPrint):
+    occupant: str | None
+    controller: str
+    religion: str
+    """Its religion now: its occupier's, else the printed one."""
+
+
+class Relation(TypedDict):
+    a: str
+    b: str
+    status: str
+
+
+class CombatView(TypedDict):
+    """An attack in progress (``state.Combat``, all of it public)."""
+
+    attacker: int
+    defender: str
+    defender_seat: int
+    city: str
+    route: str
+    enhancement: str | None
+    coins: int
+    step: CombatStep
+    def_cards: list[str]
+    def_coins: int
+    att_support: int
+    def_support: int
+    extra_dice: int
+    fortify: int
+    support_queue: list[int]
+    support_side: str
+    dice: list[int]
+
+
 @cache
-def _card_info(card: str) -> dict[str, Any]:
+def _card_info(card: str) -> CardInfo:
     lum = content().luminaries[card]
     p = lum.power
     return {
@@ -37,7 +98,7 @@ def _card_info(card: str) -> dict[str, Any]:
 
 
 @cache
-def _static_cities() -> tuple[dict[str, Any], ...]:
+def _static_cities() -> tuple[CityPrint, ...]:
     return tuple(
         {
             "id": city.id,
@@ -70,19 +131,19 @@ class RoadPanel:
     seat: int
     nation: str
     name: str
-    religion: Any = public()
-    treasury_limit: Any = public()
-    upkeep: Any = public()
-    army: Any = public()
-    navy: Any = public()
-    powers: Any = public()
-    eliminated: Any = public()
-    coins: Any = public()
-    score: Any = public()
-    sci: Any = public()
-    art: Any = public()
-    sci_locked: Any = public()
-    art_locked: Any = public()
+    religion: str = public()
+    treasury_limit: int = public()
+    upkeep: int = public()
+    army: int = public()
+    navy: int = public()
+    powers: list[str] = public()
+    eliminated: bool = public()
+    coins: int = public()
+    score: int = public()
+    sci: int = public()
+    art: int = public()
+    sci_locked: bool = public()
+    art_locked: bool = public()
     medallions: list[str]
     hand_size: int
     hand: list[str] | None = secret(owner="seat")
@@ -92,13 +153,14 @@ class RoadPanel:
     mat: list[str]
     aside: list[str]
     slots: list[Slot]
-    plan: list[list[Any]] | None = secret(owner="seat")
+    plan: list[list[str | int]] | None = secret(owner="seat")
+    """``[card, slot]`` per card planned."""
     peek: list[str] | None = secret(owner="seat")
     peek_count: int
-    extra_picks: Any = public()
-    russia_used: Any = public()
-    shortfall: Any = public()
-    owed_picks: Any = public()
+    extra_picks: int = public()
+    russia_used: bool = public()
+    shortfall: int = public()
+    owed_picks: int = public()
 
 
 def _stage_data_seen(stage: StageView, viewer: Viewer) -> bool:
@@ -109,44 +171,46 @@ def _stage_data_seen(stage: StageView, viewer: Viewer) -> bool:
 @view_part
 class StageView:
     kind: str
-    seat: Any = public()
-    other: Any = public()
-    n: Any = public()
-    data: Any = secret(visible=_stage_data_seen, blank="")
-    waiting: Any = public()
+    seat: int = public()
+    other: int = public()
+    n: int = public()
+    data: str = secret(visible=_stage_data_seen, blank="")
+    waiting: list[int] = public()
 
 
 @view_part
 class RoadView:
     game: str
-    length: Any = public()
-    turn: Any = public()
-    final_turn: Any = public()
-    chits: Any = public()
+    length: str = public()
+    turn: int = public()
+    final_turn: int = public()
+    chits: list[str] = public()
     stage: StageView
     to_act: list[int]
-    slot: Any = public()
-    queue: Any = public()
-    order: Any = public()
-    religion: Any = public()
-    medallions: Any = public()
-    diplomacy: Any = public()
-    cities: Any = public()
+    slot: int = public()
+    queue: list[int] = public()
+    order: list[int] = public()
+    religion: int = public()
+    medallions: dict[str, int | None] = public()
+    """Each medallion's holder, ``None`` while on its printed space."""
+    diplomacy: list[Relation] = public()
+    cities: list[CityView] = public()
     players: tuple[RoadPanel, ...]
-    rows: Any = public()
-    piles: Any = public()
-    box: Any = public()
+    rows: dict[str, list[str]] = public()
+    piles: dict[str, int] = public()
+    box: list[str] = public()
     vault_count: int
-    combat: Any = public()
-    census: Any = public()
+    combat: CombatView | None = public()
+    census: list[int] = public()
     choices: ChoicesView
-    revealed_choices: Any = public()
-    over: Any = public()
-    ranking: Any = public()
+    revealed_choices: list[list[int | list[str]]] = public()
+    """``[seat, cards]`` per revealed choice."""
+    over: bool = public()
+    ranking: list[int] = public()
     piles_order: dict[str, list[str]] = secret(omit=True)
     decks: dict[str, list[str]] = secret(omit=True)
     vault: list[str] = secret(omit=True)
-    cards: ByAudience[dict[str, Any]]
+    cards: ByAudience[dict[str, CardInfo]]
     """What is printed on every card the audience sees."""
     prompt: ByAudience[str]
 
@@ -203,16 +267,29 @@ def full_view(state: State, prompt: Callable[[State, Viewer], str]) -> RoadView:
                 owed_picks=state.owed[p.seat] if state.owed else 0,
             )
         )
-    combat = None
+    combat: CombatView | None = None
     if state.combat is not None:
         cb = state.combat
-        combat = {
-            **attrs.asdict(cb),
+        combat = {  # the Combat's fields in their order, as attrs.asdict gave them
+            "attacker": cb.attacker,
+            "defender": cb.defender,
+            "defender_seat": cb.defender_seat,
+            "city": cb.city,
+            "route": cb.route,
+            "enhancement": cb.enhancement,
+            "coins": cb.coins,
+            "step": cb.step,
             "def_cards": show(cb.def_cards),
+            "def_coins": cb.def_coins,
+            "att_support": cb.att_support,
+            "def_support": cb.def_support,
+            "extra_dice": cb.extra_dice,
+            "fortify": cb.fortify,
             "support_queue": list(cb.support_queue),
+            "support_side": cb.support_side,
             "dice": list(cb.dice),
         }
-    cities = [
+    cities: list[CityView] = [
         {
             **static,
             "occupant": state.occupant.get(static["id"]),
@@ -268,7 +345,7 @@ def full_view(state: State, prompt: Callable[[State, Viewer], str]) -> RoadView:
         ),
     )
 
-    def own(p: Any) -> set[str]:
+    def own(p: Player) -> set[str]:
         return seen.union(p.hand, p.peek, *p.slots)
 
     by_seat = {p.seat: own(p) for p in state.players}
@@ -283,7 +360,7 @@ def full_view(state: State, prompt: Callable[[State, Viewer], str]) -> RoadView:
     )
 
 
-def _cards(seen: set[str]) -> dict[str, Any]:
+def _cards(seen: set[str]) -> dict[str, CardInfo]:
     return {card: _card_info(card) for card in sorted(seen)}
 
 
