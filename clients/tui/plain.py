@@ -3,8 +3,9 @@
 For pipes, scripts, logs and screen readers: the same game modules draw the board (as plain
 text) and word the moves, so a scripted player reads what a person sees. Input is a line:
 a move's number in the printed list, a typed move (the ``[code]`` beside it, or any of the
-game's typed forms), a command as JSON, ``say TEXT``, ``v`` (the board again), ``l`` (the
-whole log), ``?`` (help) or ``q``.
+game's typed forms), a command as JSON, ``say TEXT``, ``undo`` / ``undo N``, ``v`` (the
+board again), ``l`` (the whole log), ``?`` (help) or ``q``. All but moves are handled at once,
+also while other seats are to act; a move typed then waits for my turn.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import asyncio
 import contextlib
 import sys
 import threading
-from typing import Any, TextIO
+from collections import deque
+from typing import Any, Literal, TextIO
 
 import orjson
 
 from protocol import GameOverMessage, Rejected, Update, Welcome
 
-from ..client import Api, GameClient
+from ..client import Api, GameClient, UndoRefused
 from .frame import Frame, log_lines
 from .games import ui_for
 from .games.base import breakdown
@@ -74,6 +76,7 @@ HELP = """\
   {json}      send a command written as JSON, e.g. {"type": "Draw"}
   say TEXT    tell the table TEXT (chat: outside the rules, never binding)
   leave       leave the table: a bot plays on for you    retake  take your seat back
+  undo        take back your last move (undo N: your last N), up to the information horizon
   v           show the board again        l  show the whole log
   q           leave (the game goes on without you)"""
 
@@ -88,6 +91,8 @@ class PlainPlayer:
         self.shown_version = -1
         self.printed_upto = 0
         self.moves = MoveList(())
+        self.held: deque[str | None] = deque()
+        """Lines read while it was not my turn that are moves: played when it comes."""
 
     def print_new_events(self) -> None:
         for version, sentence in log_lines(self.client.events):
@@ -138,6 +143,69 @@ class PlainPlayer:
             return f"{len(match.moves)} moves match {text!r}; choose one:\n{shown}{more}"
         return f"unknown input {text!r}; type ? for help"
 
+    async def _next(self, my_turn: bool) -> tuple[bool, str | None]:
+        """The next line (True, text; None at the end of input), or (False, None) when an
+        update came first. On my turn, lines held back earlier come first."""
+        if my_turn and self.held:
+            return True, self.held.popleft()
+        # Wait for a line, but keep printing updates that arrive meanwhile (another seat's
+        # simultaneous move changes the view and maybe our options).
+        line_task = asyncio.ensure_future(self.lines.queue.get())
+        update_task = asyncio.ensure_future(self.client.next_update())
+        done, _ = await asyncio.wait({line_task, update_task}, return_when=asyncio.FIRST_COMPLETED)
+        update_task.cancel()
+        if line_task not in done:
+            line_task.cancel()
+            if self.client.closed:
+                raise ConnectionError("the connection to the server ended")
+            return False, None
+        return True, line_task.result()
+
+    async def table(self, text: str) -> Literal["quit", "done"] | None:
+        """A line that is not a move (help, the log, chat, leaving, undo): handled at once,
+        on my turn or not: "quit" to leave, "done" when handled, None for a move."""
+        c = self.client
+        lowered = text.lower()
+        if text in ("q", "quit", "exit"):
+            out("Leaving the game (it goes on without you).")
+            return "quit"
+        if text in ("?", "h", "help"):
+            out(HELP)
+            return "done"
+        if text in ("v", "view"):
+            self.shown_version = -1
+            return "done"
+        if text in ("l", "log"):
+            for version, sentence in log_lines(c.events):
+                out(log_line(version, sentence))
+            return "done"
+        if lowered.startswith("say "):
+            said = await c.chat(text[4:])
+            if isinstance(said, Rejected):
+                out(f"Not said: {said.message}")
+            return "done"
+        if lowered in ("leave", "retake"):
+            asked = await (c.leave() if lowered == "leave" else c.retake())
+            if isinstance(asked, Rejected):
+                out(f"Refused ({asked.code}): {asked.message}")
+            else:
+                out("A bot plays on for you." if lowered == "leave" else "Your seat.")
+            return "done"
+        if lowered == "undo" or lowered.startswith("undo "):
+            count = lowered[4:].strip()
+            if count and not count.isdigit():
+                out("Type 'undo' or 'undo N' (how many of your moves).")
+                return "done"
+            try:
+                done = await c.undo(steps=int(count) if count else None)
+            except UndoRefused as exc:
+                out(f"Cannot undo: {exc.message}")
+                return "done"
+            n = int(done.get("commands") or 1)
+            out(f"Taken back: your last {n} moves." if n > 1 else "Taken back: your last move.")
+            return "done"
+        return None
+
     async def run(self) -> int:
         c = self.client
         f = self.source.frame()
@@ -150,54 +218,26 @@ class PlainPlayer:
                     break
                 self.show_turn()
                 self.shown_version = c.version
-            if not c.my_turn:
-                await c.next_update()
+            mine = c.my_turn
+            got, line = await self._next(mine)
+            if not got:
                 continue
-            # Wait for a line, but keep printing updates that arrive meanwhile (another
-            # seat's simultaneous move changes the view and maybe our options).
-            line_task = asyncio.ensure_future(self.lines.queue.get())
-            update_task = asyncio.ensure_future(c.next_update())
-            done, _ = await asyncio.wait(
-                {line_task, update_task}, return_when=asyncio.FIRST_COMPLETED
-            )
-            update_task.cancel()
-            if line_task not in done:
-                line_task.cancel()
-                if c.closed:
-                    raise ConnectionError("the connection to the server ended")
+            text = (line or "").strip()
+            if line is not None and text:
+                handled = await self.table(text)
+                if handled == "quit":
+                    return 0
+                if handled == "done":
+                    continue
+            if not mine:
+                # A move typed ahead (a script's next line): kept until my turn comes.
+                self.held.append(line)
                 continue
-            line = line_task.result()
             if line is None:
                 out("End of input: leaving the game (it goes on without you).")
                 return 0
-            text = line.strip()
             if not text:
                 self.shown_version = -1
-                continue
-            if text in ("q", "quit", "exit"):
-                out("Leaving the game (it goes on without you).")
-                return 0
-            if text in ("?", "h", "help"):
-                out(HELP)
-                continue
-            if text in ("v", "view"):
-                self.shown_version = -1
-                continue
-            if text in ("l", "log"):
-                for version, sentence in log_lines(c.events):
-                    out(log_line(version, sentence))
-                continue
-            if text.lower().startswith("say "):
-                said = await c.chat(text[4:])
-                if isinstance(said, Rejected):
-                    out(f"Not said: {said.message}")
-                continue
-            if text.lower() in ("leave", "retake"):
-                asked = await (c.leave() if text.lower() == "leave" else c.retake())
-                if isinstance(asked, Rejected):
-                    out(f"Refused ({asked.code}): {asked.message}")
-                else:
-                    out("A bot plays on for you." if text.lower() == "leave" else "Your seat.")
                 continue
             choice = self.choose(text)
             if isinstance(choice, str):

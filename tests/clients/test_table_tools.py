@@ -257,3 +257,23 @@ def test_fork_plan_gives_me_one_seat_at_most() -> None:
     assert plan.options(2)[0] == ME
     assert plan.bots() == [{"seat": 2, "level": "greedy"}]
     assert [s.seat for s in plan.open_seats] == [0, 1]
+
+
+async def test_plain_play_undoes_and_says_why_not(live_server: Any, tmp_path: Any) -> None:
+    """`cloister play --plain`: `undo` takes back my last move (also when the turn has
+    passed to another seat), and a refused one prints the server's reason."""
+    from .test_cli import run_cli
+
+    async with Api(live_server.url) as api:
+        gid, tokens, me = await _table(api)
+    stdin = "pass\nundo\nundo\nq\n"
+    code, out, err = await run_cli(
+        ["play", gid, f"--token={tokens[me]}", "--plain"], live_server.url, tmp_path, stdin
+    )
+    assert code == 0, err
+    assert "Taken back: your last move." in out
+    assert "takes back their last move" in out  # the log's line, as every viewer reads it
+    assert "Cannot undo: you have no move to take back" in out
+    async with Api(live_server.url) as api:
+        log = (await api.events(gid))["events"]
+    assert [e["data"]["commands"] for e in log if e["type"] == "cloister.Undone"] == [1]
