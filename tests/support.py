@@ -94,10 +94,10 @@ class Player:
         self.legal: list[dict[str, Any]] = []
         self.status = "open"
 
-    async def connect(self, since: int | None = None) -> dict[str, Any]:
+    async def connect(self, since: int | None = None, timeout: float = 10) -> dict[str, Any]:
         self.ws = await websockets.connect(ws_url(self.base, self.game_id), max_size=1 << 22)
         await self.send({"type": "hello", "token": self.token, "since": since})
-        welcome = await self.recv()
+        welcome = await self.recv(timeout)
         assert welcome["type"] == "welcome", welcome
         return welcome
 
@@ -124,21 +124,25 @@ class Player:
                 self.seat = msg["seat"]
         return msg
 
-    async def command(self, command: dict[str, Any], cid: str | None = None) -> dict[str, Any]:
-        """Send a command; return its accepted/rejected reply (updates are recorded)."""
+    async def command(
+        self, command: dict[str, Any], cid: str | None = None, timeout: float = 10
+    ) -> dict[str, Any]:
+        """Send a command; return its accepted/rejected reply (updates are recorded).
+        ``timeout``: the longest wait for each message."""
         cid = cid or uuid.uuid4().hex
-        return await self.request({"type": "command", "command_id": cid, "command": command})
+        message = {"type": "command", "command_id": cid, "command": command}
+        return await self.request(message, timeout)
 
-    async def chat(self, text: str, cid: str | None = None) -> dict[str, Any]:
+    async def chat(self, text: str, cid: str | None = None, timeout: float = 10) -> dict[str, Any]:
         """Say something at the table; return the accepted/rejected reply."""
         cid = cid or uuid.uuid4().hex
-        return await self.request({"type": "chat", "command_id": cid, "text": text})
+        return await self.request({"type": "chat", "command_id": cid, "text": text}, timeout)
 
-    async def request(self, message: dict[str, Any]) -> dict[str, Any]:
+    async def request(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
         cid = message["command_id"]
         await self.send(message)
         while True:
-            msg = await self.recv()
+            msg = await self.recv(timeout)
             if msg["type"] in ("accepted", "rejected") and msg["command_id"] == cid:
                 return msg
             if msg["type"] == "update" and msg.get("command_id") == cid:

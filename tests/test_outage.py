@@ -51,9 +51,15 @@ async def health(base: str) -> tuple[int, dict[str, Any]]:
         return r.status_code, r.json()
 
 
+OUTAGE_WAIT = 60.0
+"""The longest wait for one answer while Redis is down: the server answers after its own
+Redis timeouts (5 s a call, and a command may make two), later still on two busy cores.
+The test checks that an answer comes, not how fast (``/api/health`` has its own bound)."""
+
+
 async def still_open(p: Player) -> None:
     await p.send({"type": "ping", "nonce": 7})
-    while (msg := await p.recv(20))["type"] != "pong":
+    while (msg := await p.recv(OUTAGE_WAIT))["type"] != "pong":
         pass
     assert msg["nonce"] == 7
 
@@ -81,30 +87,30 @@ async def outage(own_redis: OwnRedis, node: str, how: str) -> None:
         assert time.monotonic() - started < 15
         # a command: answered unavailable, the socket stays open
         cid = "during-outage"
-        reply = await p1.command({"type": "Pass"}, cid=cid)
+        reply = await p1.command({"type": "Pass"}, cid=cid, timeout=OUTAGE_WAIT)
         assert (reply["type"], reply["code"]) == ("rejected", "unavailable"), reply
         await still_open(p1)
         # a chat too
-        said = await p0.chat("anyone there?", cid="chat-during-outage")
+        said = await p0.chat("anyone there?", cid="chat-during-outage", timeout=OUTAGE_WAIT)
         assert (said["type"], said["code"]) == ("rejected", "unavailable"), said
         await still_open(p0)
         # a spectator's hello for a game this process holds: welcomed from its cache
         watcher = Player(node, other)
-        welcome = await watcher.connect()
+        welcome = await watcher.connect(timeout=OUTAGE_WAIT)
         assert welcome["type"] == "welcome"
         await still_open(watcher)
         await watcher.close()
         # a seat's hello needs Redis (the token): answered unavailable, then closed 1013
         async with websockets.connect(ws_url(node, gid)) as ws:
             await ws.send(f'{{"type": "hello", "token": "{tokens[1]}"}}')
-            msg = await asyncio.wait_for(ws.recv(), 30)
+            msg = await asyncio.wait_for(ws.recv(), OUTAGE_WAIT)
             assert '"unavailable"' in str(msg), msg
             with pytest.raises(websockets.ConnectionClosed) as closed:
-                await asyncio.wait_for(ws.recv(), 30)
+                await asyncio.wait_for(ws.recv(), OUTAGE_WAIT)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
         # an HTTP request that needs Redis: a JSON 503 with Retry-After, not a crash
         async with http(node) as c:
-            r = await c.post("/api/games", json={"type": "high-card"})
+            r = await c.post("/api/games", json={"type": "high-card"}, timeout=OUTAGE_WAIT)
             assert r.status_code == 503, r.text
             assert r.json()["error"]["code"] == "unavailable"
             assert r.headers["retry-after"] == "1"
@@ -119,9 +125,10 @@ async def outage(own_redis: OwnRedis, node: str, how: str) -> None:
     while (await health(node))[0] != 200:
         assert time.monotonic() < deadline, "health never recovered"
         await asyncio.sleep(0.2)
-    for _ in range(50):
-        reply = await p1.command({"type": "Pass"}, cid=cid)
-        if reply.get("code") != "unavailable":
+    deadline = time.monotonic() + OUTAGE_WAIT
+    while True:  # the store's connections may take a moment to come back
+        reply = await p1.command({"type": "Pass"}, cid=cid, timeout=OUTAGE_WAIT)
+        if reply.get("code") != "unavailable" or time.monotonic() > deadline:
             break
         await asyncio.sleep(0.2)
     assert reply["type"] == "accepted", reply
