@@ -11,14 +11,22 @@ loaded by a fresh ``GameService`` (its record built from Redis, as after a resta
 
 Rates are events / median wall seconds of ``--rebuild-reps`` loads, and events / median CPU
 seconds of this process (steadier on a shared machine; Redis's own work is not in it).
-The codec of each game type is built before timing: once per process, not per game.
+The codec of each game type is built before timing: once per process, not per game. The
+loads run under a server process's garbage collector settings (``server.run.tune_gc``:
+what is alive is frozen, the young generation collected every 50,000 allocations), as
+every ``cloister serve`` process runs; with CPython's defaults a load of thousands of
+events, all of which survive, paid for a full collection of this process's heap about
+every other load.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import statistics
 import time
 import uuid
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -26,6 +34,7 @@ import orjson
 from domain import Rng, default_registry
 from domain.bots import bot_move
 from server.games import GameService
+from server.run import tune_gc
 from server.store.redis import RedisStore
 
 LOGS: list[tuple[str, str, dict[str, Any]]] = [
@@ -56,6 +65,36 @@ async def _play(service: GameService, name: str, options: dict[str, Any], seed: 
     return rec
 
 
+@contextlib.contextmanager
+def server_gc() -> Iterator[None]:
+    """This process with a server's GC settings (``tune_gc``), then as it was."""
+    threshold = gc.get_threshold()
+    gc.collect()
+    tune_gc()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
+
+
+async def _loads(
+    store: RedisStore, registry: Any, rec: Any, mode: str, reps: int
+) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds of ``reps`` loads of ``rec``'s game by fresh services."""
+    walls, cpus = [], []
+    for _ in range(reps):
+        service = GameService(store, registry)
+        if mode == "cold":
+            service.store = _NoSnapshots(store)  # type: ignore[assignment]
+        w0, c0 = time.perf_counter(), time.process_time()
+        loaded = await service.load(rec.id)
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0)
+        assert loaded.version == rec.version and loaded.state == rec.state
+    return walls, cpus
+
+
 async def rebuild_rates(redis_url: str, reps: int = 5) -> dict[str, Any]:
     prefix = f"bench-rebuild-{uuid.uuid4().hex[:8]}"
     store = RedisStore(redis_url, prefix)
@@ -66,16 +105,8 @@ async def rebuild_rates(redis_url: str, reps: int = 5) -> dict[str, Any]:
             rec = await _play(GameService(store, registry), name, options, seed=7)
             row: dict[str, Any] = {"events": rec.version}
             for mode in ("snapshot", "cold"):
-                walls, cpus = [], []
-                for _ in range(reps):
-                    service = GameService(store, registry)
-                    if mode == "cold":
-                        service.store = _NoSnapshots(store)  # type: ignore[assignment]
-                    w0, c0 = time.perf_counter(), time.process_time()
-                    loaded = await service.load(rec.id)
-                    walls.append(time.perf_counter() - w0)
-                    cpus.append(time.process_time() - c0)
-                    assert loaded.version == rec.version and loaded.state == rec.state
+                with server_gc():
+                    walls, cpus = await _loads(store, registry, rec, mode, reps)
                 row[f"{mode}_events_per_s"] = rec.version / statistics.median(walls)
                 row[f"{mode}_cpu_events_per_s"] = rec.version / max(statistics.median(cpus), 1e-9)
             payloads = [orjson.dumps(e.data) for e in rec.log]

@@ -179,3 +179,12 @@ def test_the_uuid_chain_is_the_same_built_at_once_or_one_by_one() -> None:
     for u in ("a", "b", "c"):
         one.add(u)
     assert one.digest() == UuidChain(["a", "b", "c"]).digest() != UuidChain(["a", "c"]).digest()
+
+
+def test_seat_events_are_found_in_log_order() -> None:
+    # A restore replays the log's seat events (taken, handed to a bot, retaken) in order.
+    from server.games import _positions
+
+    types = ("a", "s", "h", "a", "s", "r", "h", "a")
+    assert _positions(types, ("s", "h", "r")) == [1, 2, 4, 5, 6]
+    assert _positions(types, ("z",)) == [] and _positions((), ("s",)) == []
