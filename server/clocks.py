@@ -45,7 +45,11 @@ log). A gap whose head event reveals the seed is a finished game: its entry is w
 dropped at the head. Every other gap is written due now, so the sweep loads it (at most
 :data:`SWEEP_BATCH` per look, spread over the processes), folds its clocks from the log
 and writes its real next look. A dropped entry keeps its version, so a game the scan found
-open or finished is no gap at the next start unless its stream moved on.
+open or finished is no gap at the next start unless its stream moved on. A game that has an
+entry is not a gap even if the entry lags its stream (the index is written when a game's
+next look changes, not at every append): it is loaded at that entry's time and refolded
+then, so an append that moved its next look earlier and died before its index write makes
+it late by that difference at most, never forgotten.
 """
 
 from __future__ import annotations

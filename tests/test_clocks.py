@@ -433,7 +433,8 @@ async def test_two_fresh_processes_time_out_a_game_nobody_loads_exactly_once(
     with running_server(key_prefix, now=frozen) as base:
         async with http(base) as c:
             gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:1"})
-    with server_nodes(key_prefix) as ((_, base_a), (_, base_b)):
+    # they read the deadline index every 0.2 s (CLOISTER_CLOCK_WATCH), not every 5
+    with server_nodes(key_prefix, CLOISTER_CLOCK_WATCH="0.2") as ((_, base_a), (_, base_b)):
         await _until_lobby(base_a, gid, lambda g: g["status"] == "finished", timeout=60)
         async with http(base_b) as c:
             log = (await c.get(f"/api/games/{gid}/events")).json()["events"]

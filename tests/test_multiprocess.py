@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.support import Node, Player, http, new_game, server_nodes, start_nodes
+from tests.support import REDIS_URL, Node, Player, http, new_game, server_nodes, start_nodes
 
 pytestmark = pytest.mark.redis
 
@@ -139,12 +139,25 @@ def _kill(nodes: list[Node]) -> None:
 async def test_every_process_killed_and_restarted_the_clocks_go_on_from_the_log(
     key_prefix: str, redis_store: object
 ) -> None:
+    await clocks_across_a_restart(key_prefix, REDIS_URL)
+
+
+@pytest.mark.cluster
+async def test_every_process_killed_and_restarted_on_a_redis_cluster(
+    key_prefix: str, cluster_store: object, redis_cluster_url: str
+) -> None:
+    """The same on a 3-master Redis Cluster: the deadline index (one slot of its own) and
+    the start-up scan's read of every game's stream head (each on its game's master)."""
+    await clocks_across_a_restart(key_prefix, redis_cluster_url)
+
+
+async def clocks_across_a_restart(key_prefix: str, url: str) -> None:
     """Two processes on one Redis hold three games; both are killed (SIGKILL) and two new
     ones started. A fischer bank is what the log says, not a fresh one; a move clock that
     ran out while nobody was up times out once per decision, though both new processes
     load the game (the expected-version append decides), and the bots play it to its end;
     players who never came back are handed to bots as ``absent`` says."""
-    with server_nodes(key_prefix, CLOISTER_CLOCK_WATCH=WATCH) as nodes:
+    with server_nodes(key_prefix, url, CLOISTER_CLOCK_WATCH=WATCH) as nodes:
         (_, base_a), (_, base_b) = nodes
         async with http(base_a) as c:
             bank, bank_tokens = await new_game(
@@ -173,9 +186,8 @@ async def test_every_process_killed_and_restarted_the_clocks_go_on_from_the_log(
         for p in (*players, watcher):
             with contextlib.suppress(Exception):
                 await p.close()
-        nodes[:] = start_nodes(
-            key_prefix, 2, CLOISTER_CLOCK_WATCH=WATCH
-        )  # stopped by server_nodes after
+        # the new processes, stopped by server_nodes after
+        nodes[:] = start_nodes(key_prefix, 2, url, CLOISTER_CLOCK_WATCH=WATCH)
         (_, base_a), (_, base_b) = nodes
 
         # the bank and the running clock are the log's
