@@ -88,3 +88,16 @@ class _PeekingSwap(SwapGame):
 def test_an_undeclared_event_of_the_swap_game_is_refused() -> None:
     with pytest.raises(UndeclaredSecrets, match="_Peeked declares no secrets"):
         _PeekingSwap().redact(_Peeked(0, "k01"), seat_viewer(1))
+
+
+async def test_the_hot_path_harness_plays_whole_matches_through_the_endpoint() -> None:
+    """``bench.hotpath`` drives the real ``game_socket`` with stand-in sockets: every move
+    it counts was accepted, none refused, and the direct writer carried every frame."""
+    from bench.hotpath import one_round, serving
+    from server.store.memory import MemoryStore
+
+    async with serving(MemoryStore()) as app:
+        _, moves = await one_round(app, games=2, matches=2, play=True)
+        stats = app.state.service.stats
+    assert moves == 4 * MOVES
+    assert stats["commands"] == moves and stats["rejected"] == 0
