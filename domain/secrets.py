@@ -58,6 +58,17 @@ class Secret:
     """Events only: the field is a tuple with one item per seat (each hand of a deal); a
     viewer receives the items of the seats it sees and ``blank`` in place of the others."""
 
+    _fields: tuple[str, ...] | None = attrs.field(
+        init=False,
+        eq=False,
+        repr=False,
+        default=attrs.Factory(
+            lambda self: None if any("." in o for o in self.owners) else self.owners,
+            takes_self=True,
+        ),
+    )
+    """``owners`` when each is a plain field name (read with one ``getattr``), else None."""
+
     def sees(self, event: Any, viewer: Viewer) -> bool:
         """Whether ``viewer`` may see the field (``by_seat``: only the omniscient see every
         item; :meth:`received` gives the others theirs)."""
@@ -67,7 +78,17 @@ class Secret:
             return False
         if self.visible is not None:
             return self.visible(event, viewer)
-        return any(_sees(viewer, _path(event, owner)) for owner in self.owners)
+        seat = viewer.seat
+        if seat is None:
+            return False  # a spectator sees what is private to no seat
+        fields = self._fields
+        if fields is None:
+            return any(_sees(viewer, _path(event, owner)) for owner in self.owners)
+        # What _sees says for a seat viewer, in one comparison per owner (an owner field
+        # holding None is no seat: the viewer's seat is never None here).
+        if len(fields) == 1:
+            return bool(getattr(event, fields[0]) == seat)
+        return any(getattr(event, name) == seat for name in fields)
 
     def blanked(self, event: Any) -> Any:
         return self.blank if self.blank_from is None else self.blank_from(event)

@@ -10,12 +10,14 @@ Seat = int
 """Seats are numbered 0..n-1 in the order the game type gives them."""
 
 
-@attrs.frozen
+@attrs.frozen(cache_hash=True)
 class Viewer:
     """An audience for ``view`` and ``redact``.
 
     ``seat`` is the seat the viewer plays, or ``None`` for a spectator. ``omniscient`` is the
     post-game review audience: it sees everything, including other hands and deck orders.
+
+    Its hash is cached: the server looks views and frames up by audience many times a move.
     """
 
     seat: Seat | None = None
@@ -42,5 +44,12 @@ REVIEW = Viewer(omniscient=True)
 """Everything: for finished games and for tests."""
 
 
+_SEATS = tuple(Viewer(seat=s) for s in range(16))
+
+
 def seat_viewer(seat: Seat) -> Viewer:
+    """The viewer of ``seat`` (one shared object per seat for the usual seat numbers: equal
+    to any other ``Viewer(seat=seat)``, and found in a dict without building one)."""
+    if 0 <= seat < len(_SEATS):
+        return _SEATS[seat]
     return Viewer(seat=seat)

@@ -158,6 +158,9 @@ class _Plan:
     walk_wire: tuple[str, ...] = ()
     """The sent non-secret fields the redactor looks into: rendered per audience."""
     personal: frozenset[str] = frozenset()
+    sole_secret: tuple[Secret, int] | None = None
+    """For a part sent as one secret field (``unwrap``, as :class:`Owned`): that field's
+    rule and how it is sent, so the renderer decides it without building the part's dict."""
 
 
 _PLANS: dict[type, _Plan] = {}
@@ -220,6 +223,9 @@ def _plan(cls: type) -> _Plan:
             tuple((n, specs[n], how) for n, how, _ in wire if n in specs),
             tuple(n for n, _, _ in wire if n in walk and n not in specs),
             frozenset(specs) | frozenset(walk),
+            next(((specs[n], how) for n, how, _ in wire if n in specs), None)
+            if unwrap is not None
+            else None,
         )
     finally:
         _BUILDING.discard(cls)
@@ -340,6 +346,17 @@ def render(view: Any, viewer: Viewer, memo: Memo | None = None, *, strict: bool 
 def _render(part: Any, plan: _Plan, viewer: Viewer, memo: Memo) -> Any:
     if not plan.sensitive:
         return _wire(part, memo, False)
+    sole = plan.sole_secret
+    if sole is not None:
+        # What the general walk below gives for such a part, without its dicts.
+        spec, how = sole
+        if spec.sees(part, viewer):
+            value = getattr(part, cast(str, plan.unwrap))
+        elif spec.omit:
+            return None
+        else:
+            value = spec.blanked(part)
+        return _render_value(value, viewer, memo) if how == _WALK else value
     key = -1 - id(part)  # the shared part of its wire form (ids are positive)
     hit = memo.get(key)
     if hit is not None and hit[0] is part:
@@ -376,7 +393,8 @@ def _render_value(value: Any, viewer: Viewer, memo: Memo) -> Any:
     if cls is ByAudience:
         return _render_value(value.of(viewer), viewer, memo)
     if cls is list or cls is tuple:
-        return [_render_value(v, viewer, memo) for v in value]
+        # Scalars inline: most lists in views are lists of names and numbers.
+        return [v if type(v) in _SCALARS else _render_value(v, viewer, memo) for v in value]
     if cls is dict:
         return {k: _render_value(v, viewer, memo) for k, v in value.items()}
     if value is OMITTED:
@@ -430,7 +448,7 @@ def _wire_value(value: Any, memo: Memo, strict: bool) -> Any:
     if cls in _SCALARS:
         return value
     if cls is list or cls is tuple:
-        return [_wire_value(v, memo, strict) for v in value]
+        return [v if type(v) in _SCALARS else _wire_value(v, memo, strict) for v in value]
     if cls is dict:
         return {k: _wire_value(v, memo, strict) for k, v in value.items()}
     if cls is ByAudience:

@@ -173,3 +173,42 @@ async def test_the_server_never_sends_an_undeclared_event(
     for text in [*(t for p in [*players, watcher] for t in p.raw), review]:
         assert "SECRET-" not in text
     assert any("declares no secrets" in r.getMessage() for r in caplog.records)
+
+
+@event
+class Nested:
+    holder: Dealt
+    note: str | None = secret(owner="holder.seat")
+
+
+def test_the_quick_owner_check_says_what_the_general_rule_says() -> None:
+    """Plain owner fields are read with one getattr each (``Secret._fields``); dotted ones
+    take the general path. Both agree with "the viewer holds one of the owners' seats"."""
+    from domain.secrets import _path, _sees
+
+    events: list[Any] = [
+        Offers(0, 3, "x"),
+        Offers(2, 2, "x"),
+        Dealt(None, ("a",)),
+        Dealt(1, ("a",)),
+        Nested(Dealt(1, ("a",)), "n"),
+        Nested(Dealt(None, ("a",)), "n"),
+    ]
+    viewers = [seat_viewer(s) for s in range(5)] + [SPECTATOR, REVIEW, seat_viewer(40)]
+    for e in events:
+        for name, spec in declaration(type(e)).secrets:
+            assert (spec._fields is None) == any("." in o for o in spec.owners)
+            for viewer in viewers:
+                expected = viewer.omniscient or any(
+                    _sees(viewer, _path(e, owner)) for owner in spec.owners
+                )
+                assert spec.sees(e, viewer) is expected, (e, name, viewer)
+
+
+def test_seat_viewers_are_shared_and_equal_to_any_other() -> None:
+    from domain import Viewer
+
+    assert seat_viewer(3) is seat_viewer(3)
+    assert seat_viewer(3) == Viewer(seat=3) and hash(seat_viewer(3)) == hash(Viewer(seat=3))
+    assert seat_viewer(99) == Viewer(seat=99) and seat_viewer(99).seat == 99
+    assert {seat_viewer(0): "x"}[Viewer(seat=0)] == "x"

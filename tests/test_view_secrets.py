@@ -201,3 +201,36 @@ async def test_the_server_never_sends_an_undeclared_view(
     assert records and all("not sent" in r.getMessage() for r in records)
     assert "a bare dict in a view declares no secrets" in records[0].getMessage()
     assert orjson.loads(route)["view"] is None
+
+
+@view_part(unwrap="value")
+class Folded:
+    """Sent as its one secret field, left out (None in a list) for the others."""
+
+    seat: int
+    value: list[Panel] | None = secret(owner="seat", omit=True)
+
+
+@view_part
+class Hands:
+    hands: tuple[Owned[list[str]], ...]
+    folded: tuple[Folded, ...]
+    blanked: tuple[Owned[int], ...]
+
+
+def test_a_part_sent_as_one_secret_renders_as_the_two_step_path_does() -> None:
+    """``render`` decides a part like ``Owned`` without building its dict
+    (``_Plan.sole_secret``); the strict path (redact, then wire) must give the same."""
+    panel = Panel(1, 2, ["b"], ["d"], "p")
+    view = Hands(
+        (Owned(0, ["a"]), Owned(1, ["b", "c"]), Owned(None, ["z"])),
+        (Folded(0, [panel]), Folded(1, [panel])),
+        (Owned(0, 7), Owned(1, 8)),
+    )
+    for viewer in (*AUDIENCES, seat_viewer(2)):
+        assert render(view, viewer) == render(view, viewer, strict=True), viewer
+    assert render(view, seat_viewer(1)) == {
+        "hands": [None, ["b", "c"], None],
+        "folded": [None, [{"seat": 1, "hand_count": 2, "hand": ["b"], "plan": "p"}]],
+        "blanked": [None, 8],
+    }
