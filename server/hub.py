@@ -53,6 +53,8 @@ MAX_QUEUE = 2000
 ORIGIN: contextvars.ContextVar[Connection | None] = contextvars.ContextVar("origin", default=None)
 """The connection whose command is being executed in this task (set by the WebSocket)."""
 
+_UNSET: Any = object()
+
 Writer = Callable[[bytes], bool]
 """Writes one text frame (UTF-8 bytes) to the socket now; False: the connection is too far
 behind (its unsent bytes passed the bound) or already closing."""
@@ -235,9 +237,16 @@ def view_at(rec: GameRecord, state: Any, viewer: Viewer, proj: Projection | None
         return None
 
 
-def legal_for(rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
-    """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act."""
-    if seat is None or rec.state is None or rec.terminal or seat not in rec.to_act():
+def legal_for(
+    rec: GameRecord, seat: int | None, to_act: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act.
+    ``to_act``: ``rec.to_act()``, when the caller has it."""
+    if seat is None or rec.state is None:
+        return []
+    if to_act is None:
+        to_act = rec.to_act()  # [] once the game is over
+    if seat not in to_act:
         return []
     info = rec.seats[seat]
     if info is not None and info.stand_in is not None:
@@ -264,12 +273,18 @@ class Projection:
             view = self.views[viewer] = current_view(rec, viewer, self)
             return view
 
-    def legal_of(self, rec: GameRecord, seat: int | None) -> list[dict[str, Any]]:
+    def legal_of(
+        self, rec: GameRecord, seat: int | None, to_act: list[int] | None = None
+    ) -> list[dict[str, Any]]:
         try:
             return self.legal[seat]
         except KeyError:
-            legal = self.legal[seat] = compact_legal(legal_for(rec, seat))
-            return legal
+            pass
+        expanded = legal_for(rec, seat, to_act)
+        # A seat that cannot act has nothing to group (most seats, most of the time).
+        legal = compact_legal(expanded) if expanded else []
+        self.legal[seat] = legal
+        return legal
 
 
 class Hub:
@@ -355,17 +370,21 @@ class Hub:
         viewer: Viewer,
         seat: int | None,
         events: list[dict[str, Any]],
+        table: Any = _UNSET,
     ) -> bytes:
+        to_act = rec.to_act()
         message = {
             "type": "update",
             "version": rec.version,
             "events": events,
             "view": proj.view(rec, viewer),
-            "legal": proj.legal_of(rec, seat),
-            "to_act": rec.to_act(),
+            "legal": proj.legal_of(rec, seat, to_act),
+            "to_act": to_act,
             "status": rec.status,
         }
-        if (table := self.table(rec)) is not None:
+        if table is _UNSET:
+            table = self.table(rec)
+        if table is not None:
             message["table"] = table
         return orjson.dumps(message, default=rec.codec.default)
 
@@ -388,14 +407,22 @@ class Hub:
             game_over = encode(GameOverMessage(rec.version, attrs.asdict(result) if result else {}))
         frames: dict[tuple[Viewer | None, int | None], bytes] = {}
         events_by_viewer: dict[Viewer, list[dict[str, Any]]] = {}
+        table: Any = _UNSET  # the same for every frame of the batch: made once, if needed
         for conn in list(conns):
             if conn.version >= rec.version:
                 continue
             viewer = audience(rec, conn.seat, terminal)
+            if table is _UNSET:
+                table = self.table(rec)
             if conn.version != base:
                 # Behind the batch (it should not happen): everything after what it has.
                 data = self._full(
-                    rec, new, viewer, conn.seat, _wire_dicts(rec, rec.log[conn.version :], viewer)
+                    rec,
+                    new,
+                    viewer,
+                    conn.seat,
+                    _wire_dicts(rec, rec.log[conn.version :], viewer),
+                    table,
                 )
             else:
                 key = (conn.holds, conn.seat)
@@ -405,7 +432,7 @@ class Hub:
                     if events is None:
                         events = events_by_viewer[viewer] = _wire_dicts(rec, entries, viewer)
                     shared = frames[key] = self._delta(
-                        rec, old, new, conn.holds, viewer, conn.seat, events, to_act, status
+                        rec, old, new, conn.holds, viewer, conn.seat, events, to_act, status, table
                     )
                 data = shared
             if conn is origin:
@@ -428,9 +455,10 @@ class Hub:
         events: list[dict[str, Any]],
         to_act: list[int],
         status: str,
+        table: dict[str, Any] | None,
     ) -> bytes:
         if old is None or holds not in old.views or seat not in old.legal:
-            return self._full(rec, new, viewer, seat, events)
+            return self._full(rec, new, viewer, seat, events, table)
         message: dict[str, Any] = {
             "type": "update",
             "version": rec.version,
@@ -440,10 +468,11 @@ class Hub:
             "to_act": to_act,
             "status": status,
         }
-        legal = new.legal_of(rec, seat)
-        if legal != old.legal[seat]:
+        legal = new.legal_of(rec, seat, to_act)
+        was = old.legal[seat]
+        if legal is not was and legal != was:
             message["legal"] = legal
-        if (table := self.table(rec)) is not None:
+        if table is not None:
             message["table"] = table
         return orjson.dumps(message, default=rec.codec.default)
 
