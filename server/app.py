@@ -60,7 +60,7 @@ from .limits import BodyLimit
 from .lobby import STATUSES, Lobby, lobby_for
 from .openapi import Operation, Query, openapi, operation
 from .store.base import EventStore
-from .ws import GameSocket, RawSend
+from .ws import RawSend, game_socket
 
 __all__ = ["create_app"]
 
@@ -697,7 +697,7 @@ def create_app(
         Route("/api/games/{game_id}/events", events),
         Route("/api/games/{game_id}/view", view_at),
         Route("/api/games/{game_id}/verify", verify_game),
-        WebSocketRoute("/api/games/{game_id}/ws", GameSocket()),
+        WebSocketRoute("/api/games/{game_id}/ws", game_socket),
         Route("/api/openapi.json", openapi_document),
         Route("/metrics", prometheus),
     ]

@@ -47,14 +47,7 @@ from .games import GameRecord, GameService
 from .hub import ORIGIN, Connection, Hub, Writer
 from .undo import undo
 
-__all__ = [
-    "MAX_UNSENT_BYTES",
-    "GameSocket",
-    "RawSend",
-    "direct_writer",
-    "game_socket",
-    "release_handshake",
-]
+__all__ = ["MAX_UNSENT_BYTES", "RawSend", "direct_writer", "game_socket"]
 
 log = logging.getLogger("cloister.ws")
 
@@ -117,39 +110,8 @@ def direct_writer(ws: WebSocket) -> Writer | None:
     return write
 
 
-def release_handshake(ws: WebSocket) -> None:
-    """Empty the headers of the handshake's request and response on uvicorn's sansio
-    protocol (what :func:`direct_writer` writes through), once the socket is accepted.
-
-    uvicorn keeps both objects for the connection's life (and websockets' parser keeps the
-    request) but reads neither after the accept; their headers were about 3 KB of every
-    idle connection. The ASGI scope keeps its own copy of the request headers.
-    """
-    proto: Any = getattr(ws.scope.get(RAW_SEND), "__self__", None)
-    if not getattr(proto, "handshake_complete", False):
-        return
-    for name in ("request", "response"):
-        clear = getattr(getattr(getattr(proto, name, None), "headers", None), "clear", None)
-        if callable(clear):
-            clear()
-
-
-class GameSocket:
-    """The game's WebSocket route as a bare ASGI app: :func:`game_socket` on the scope.
-
-    Starlette wraps a function endpoint in two more coroutines per connection (a session
-    and an exception handler, the same handlers its ``ExceptionMiddleware`` applies around
-    every route already); each idle connection held both, with their closures.
-    """
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        await game_socket(WebSocket(scope, receive=receive, send=send))
-
-
 class _Bucket:
     """Token bucket: ``rate`` messages per second, bursts up to ``burst``."""
-
-    __slots__ = ("burst", "rate", "stamp", "tokens")
 
     def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
@@ -227,16 +189,6 @@ async def _submit(
         ORIGIN.reset(token)
 
 
-async def _sender(ws: WebSocket, outbox: asyncio.Queue[bytes | None]) -> None:
-    """Drain a connection's outbox through Starlette (no direct writer); None: close 4429."""
-    while True:
-        data = await outbox.get()
-        if data is None:
-            await ws.close(4429)
-            return
-        await ws.send_text(data.decode())
-
-
 async def game_socket(ws: WebSocket) -> None:
     app = ws.app
     service: GameService = app.state.service
@@ -296,7 +248,6 @@ async def game_socket(ws: WebSocket) -> None:
     writer = direct_writer(ws)
     conn = Connection(rec.id, seat, writer=writer)
     if writer is not None:
-        release_handshake(ws)
         # Too far behind: cut the socket (a close frame would wait behind the backlog); the
         # client reconnects and resumes from its version.
         transport = ws.scope[RAW_SEND].__self__.transport
@@ -315,8 +266,16 @@ async def game_socket(ws: WebSocket) -> None:
     if seat is not None:
         keeper.connected(rec, seat)
 
+    async def sender(outbox: asyncio.Queue[bytes | None]) -> None:
+        while True:
+            data = await outbox.get()
+            if data is None:
+                await ws.close(4429)
+                return
+            await ws.send_text(data.decode())
+
     # Direct writes need no sender task (nor its memory per idle connection).
-    send_task = None if conn.outbox is None else asyncio.create_task(_sender(ws, conn.outbox))
+    send_task = None if conn.outbox is None else asyncio.create_task(sender(conn.outbox))
     bucket = _Bucket(settings.rate_per_second, settings.rate_burst)
     strikes = 0
     flooded = False

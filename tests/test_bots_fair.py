@@ -111,7 +111,16 @@ def _road_twin(state: Any, seat: int) -> Any:
 
 
 def _campus_twin(state: Any, seat: int) -> Any:
-    return attrs.evolve(state, task_deck=tuple(reversed(state.task_deck)))
+    """The task deck reversed, and each other player's hand exchanged with its face-down
+    piles (the greedy bot weighs the plan, the monks and the board, never those)."""
+    players = []
+    for i, p in enumerate(state.players):
+        if i != seat and p.hand and p.this_year:
+            pool = list(reversed(p.hand + p.this_year))
+            k = len(p.hand)
+            p = attrs.evolve(p, hand=tuple(pool[:k]), this_year=tuple(pool[k:]))
+        players.append(p)
+    return attrs.evolve(state, task_deck=tuple(reversed(state.task_deck)), players=tuple(players))
 
 
 TWINS = {

@@ -1,7 +1,10 @@
 """A greedy bot: it values each option by what the lay is worth right now.
 
 A placement is worth its master builder (level I) or tiles (level II+), the seals of the tasks
-it fulfils, a little for covering wooden spaces, and minus the lazy monks it costs. Cards are
+it fulfils (weighted up: a task taken is one the rivals lose), a completed building's master
+builder, the lazy monks it sends home (an own one +1, a rival's against), a little for
+covering wooden spaces, and minus the lazy monks it costs. A building flipped after a
+completion is the one that sends the most own lazy monks home. Cards are
 chosen by the best placement they allow; bag draws count the average over the bag.
 
 It sees only its seat's view: :func:`public_state` rebuilds from it the public parts of the
@@ -20,9 +23,11 @@ from ..randomness import Rng
 from ..viewers import Seat
 from . import commands as C
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS, TaskCard
-from .geometry import Placement, cell_xy, mask_of, placement, ring_fast
+from .geometry import Placement, cell_xy, components, mask_of, placement, ring_fast
 from .queries import (
     ALL_BUILDING_MASK,
+    ALL_LETTERS,
+    BUILDING_MASK,
     LAY_TASKS,
     SYMBOL_MASK,
     bag_options,
@@ -143,22 +148,75 @@ def _static(p: Placement) -> tuple[int, int, tuple[int, ...], int]:
     return grass, wooden, syms, ring_fast(p.mask)
 
 
-def _small_gaps(unc: int, mask: int, near: int) -> int:
-    """Empty spaces of 1-3 cells that laying ``mask`` would leave next to it."""
-    rest = unc & ~mask
-    near &= rest
-    gaps = 0
-    while near:
-        low = near & -near
-        comp = low
-        frontier = low
-        while frontier and comp.bit_count() <= 3:
-            frontier = ring_fast(comp) & rest
-            comp |= frontier
-        near &= ~comp
-        if comp.bit_count() <= 3:
-            gaps += 1
-    return gaps
+TASK_WEIGHT = 1.3
+"""A task's seals count more than a master builder's point: the task board is shared, so a
+task the seat takes is also one its rivals cannot (and they are most of a level I score)."""
+
+
+class _Plan:
+    """What every placement of one decision is measured against (all of it public)."""
+
+    def __init__(self, state: State, seat: Seat) -> None:
+        self.unc = uncovered_wooden(state)
+        monked = 0
+        lazy: list[tuple[int, float]] = []
+        for m in state.monks:
+            if m.kind == "lazy":
+                monked |= m.gap
+                rest = m.gap & self.unc
+                if rest:
+                    lazy.append((rest, 1 if m.owner == seat else -_rival_weight(state)))
+        self.monked = monked
+        self.lazy = lazy
+        """Each lazy monk's remaining empty space, and what closing it is worth to the seat:
+        its owner gets the monk back (+1 for an own monk, a rival's point otherwise)."""
+        self.small_before = {k for k in components(self.unc) if popcount(k) <= 3}
+        p = state.players[seat]
+        # Level I: completing a building flips another one, with a master builder (step d).
+        parchment = len(state.construction) < len(ALL_LETTERS)
+        self.completion = 1.0 if state.level == 1 and p.supply > 1 and parchment else 0.0
+        if state.level > 1:
+            # Level II+: a "complete" task on the board is met by completing a building.
+            self.completion = sum(
+                TASKS[c].seals + 0.5 * TASKS[c].half_seals
+                for c, status in state.board
+                if status == "open" and TASKS[c].kind == "complete"
+            )
+        self.open_buildings = [u for b in state.construction if (u := self.unc & BUILDING_MASK[b])]
+
+    def bonus(self, mask: int) -> float:
+        """What the lay gains beyond the section itself: a completed building, monks freed
+        by a closed empty space (an own one +1, a rival's counted against)."""
+        v = 0.0
+        if self.completion and any(u & mask == u for u in self.open_buildings if u & mask):
+            v += self.completion
+        for rest, worth in self.lazy:
+            if rest & mask == rest:
+                v += worth
+        return v
+
+    def new_gaps(self, mask: int, near: int) -> int:
+        """Empty spaces of 1-3 cells the lay leaves next to it that owe a lazy monk: not one
+        that was there before, nor one that a lazy monk already lies in."""
+        rest = self.unc & ~mask
+        near &= rest
+        gaps = 0
+        while near:
+            low = near & -near
+            comp = low
+            frontier = low
+            while frontier and comp.bit_count() <= 3:
+                frontier = ring_fast(comp) & rest
+                comp |= frontier
+            near &= ~comp
+            if comp.bit_count() <= 3 and not comp & self.monked and comp not in self.small_before:
+                gaps += 1
+        return gaps
+
+
+def _rival_weight(state: State) -> float:
+    """A rival's point against the seat's own: all of it with one rival, less with more."""
+    return 1.0 if state.n == 2 else 1.0 / (state.n - 1) if state.n > 2 else 0.0
 
 
 def _task_context(state: State) -> tuple[list[tuple[TaskCard, float]], dict[str, int]]:
@@ -195,7 +253,7 @@ def _task_value(
             turn = Turn(seat=seat, card="", stage=Stage.END, laid=((section, p.mask),))
             ok = satisfied(state, seat, task, turn)
         if ok:
-            value += worth
+            value += TASK_WEIGHT * worth
     return value
 
 
@@ -205,11 +263,12 @@ def _cheap_value(
     section: str,
     p: Placement,
     ctx: tuple[list[tuple[TaskCard, float]], dict[str, int]],
+    plan: _Plan,
 ) -> float:
     """The value before lazy monks: an upper bound of the full value."""
     sec = SECTIONS[section]
     grass, wooden, syms, near = _static(p)
-    value = 0.05 * wooden - 0.2 * grass
+    value = 0.05 * wooden - 0.2 * grass + plan.bonus(p.mask)
     if sec.joker:
         if state.level > 1:
             value += 0.4 * sum(syms)
@@ -234,19 +293,23 @@ _LAY_TASKS = {
 }
 
 
-def _best_for(state: State, seat: Seat, section: str) -> tuple[float, Placement | None]:
-    return _best_placement(state, seat, section, legal_placements(state, SECTIONS[section].shape))
+class _Memo:
+    """One decision's valuations: the plan's measures, and the best lay per colour and shape
+    (sections alike in both are worth alike)."""
+
+    def __init__(self, state: State, seat: Seat) -> None:
+        self.plan = _Plan(state, seat)
+        self.values: dict[str, float] = {}
 
 
 def _best_placement(
-    state: State, seat: Seat, section: str, placements: tuple[Placement, ...]
+    state: State, seat: Seat, section: str, placements: tuple[Placement, ...], plan: _Plan
 ) -> tuple[float, Placement | None]:
     # Branch and bound: the lazy-monk penalty only lowers a value, so stop once the cheap
     # upper bound cannot beat the best full value.
-    unc = uncovered_wooden(state)
     ctx = _task_context(state)
     ranked = sorted(
-        ((_cheap_value(state, seat, section, p, ctx), i) for i, p in enumerate(placements)),
+        ((_cheap_value(state, seat, section, p, ctx, plan), i) for i, p in enumerate(placements)),
         reverse=True,
     )
     best: tuple[float, Placement | None] = (-9.0, None)
@@ -254,21 +317,22 @@ def _best_placement(
         if cheap <= best[0]:
             break
         p = placements[i]
-        v = cheap - _small_gaps(unc, p.mask, _static(p)[3])
+        v = cheap - plan.new_gaps(p.mask, _static(p)[3])
         if v > best[0]:
             best = (v, p)
     return best
 
 
-def _memo_best(state: State, seat: Seat, section: str, memo: dict[str, float]) -> float:
+def _memo_best(state: State, seat: Seat, section: str, memo: _Memo) -> float:
     sec = SECTIONS[section]
     key = f"{sec.colour}-{sec.shape}"
-    if key not in memo:
-        memo[key] = _best_for(state, seat, section)[0]
-    return memo[key]
+    if key not in memo.values:
+        placements = legal_placements(state, sec.shape)
+        memo.values[key] = _best_placement(state, seat, section, placements, memo.plan)[0]
+    return memo.values[key]
 
 
-def _bag_value(state: State, seat: Seat, shape: str, memo: dict[str, float]) -> float:
+def _bag_value(state: State, seat: Seat, shape: str, memo: _Memo) -> float:
     sections = sorted(s for s in state.bag if SECTIONS[s].shape == shape)
     if not sections:
         return -9.0
@@ -278,7 +342,7 @@ def _bag_value(state: State, seat: Seat, shape: str, memo: dict[str, float]) -> 
     return total / len(sections)
 
 
-def _card_value(state: State, seat: Seat, card_id: str, memo: dict[str, float]) -> float:
+def _card_value(state: State, seat: Seat, card_id: str, memo: _Memo) -> float:
     card = ACTIONS[card_id]
     tiles = state.players[seat].tiles
     if card.kind in ("book", "guest"):
@@ -294,10 +358,23 @@ def _card_value(state: State, seat: Seat, card_id: str, memo: dict[str, float]) 
             best = max(best, _memo_best(state, seat, s, memo))
         for shape in bag_options(state, card, source):
             best = max(best, _bag_value(state, seat, shape, memo))
-    # Keep the flexible cards (angels, grand cards) for later in the year.
-    if card.kind == "angel" or card.grand:
+    # Keep the flexible cards (angels, grand cards) for later: in the first year the card
+    # not chosen goes to next year's pile; in the second it is out of the game.
+    if (card.kind == "angel" or card.grand) and state.year == 1:
         best -= 0.3
     return best
+
+
+def _flip_value(state: State, seat: Seat, building: str) -> float:
+    """A new wooden building next to an empty space can grow it beyond 3 spaces: the lazy
+    monk in it goes home (+1 for an own monk, a rival's point against)."""
+    unc = (uncovered_wooden(state) | BUILDING_MASK[building]) & ~state.cover
+    grown = [k for k in components(unc) if popcount(k) > 3]
+    value = 0.0
+    for m in state.monks:
+        if m.kind == "lazy" and any(k & m.gap for k in grown):
+            value += 1.0 if m.owner == seat else -_rival_weight(state)
+    return value
 
 
 class GreedyBot:
@@ -310,7 +387,7 @@ class GreedyBot:
         seat = seen.seat
         state = public_state(seen.view)
         first = legal[0]
-        memo: dict[str, float] = {}
+        memo = _Memo(state, seat)
         if isinstance(first, C.SelectActionCard):
             return max(legal, key=lambda c: _card_value(state, seat, c.card, memo))
         if isinstance(first, C.PlaceSection) and state.turn is not None:
@@ -322,7 +399,7 @@ class GreedyBot:
                 if isinstance(c, C.PlaceSection)
                 and (p := placement(shape, c.x, c.y, c.orientation)) is not None
             )
-            _, best = _best_placement(state, seat, section, placements)
+            _, best = _best_placement(state, seat, section, placements, memo.plan)
             if best is not None:
                 return C.PlaceSection(best.x, best.y, best.orientation)
             return rng.choice(legal)
@@ -369,7 +446,9 @@ class GreedyBot:
             return first  # the most recently placed monk, the documented default
         flips = [c for c in legal if isinstance(c, C.FlipBuilding) and c.building]
         if flips:
-            return flips[0]
+            return max(
+                flips, key=lambda c: (c.master_builder, _flip_value(state, seat, c.building))
+            )
         for last in (C.PassSpecial, C.EndTurn, C.DeclareBeg, C.ForfeitBuild):
             fallback = [c for c in legal if isinstance(c, last)]
             if fallback:
