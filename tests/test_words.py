@@ -180,12 +180,12 @@ def test_the_breakdown_adds_up_to_the_scores(game_name: str, options: dict[str, 
 
 
 def test_road_breakdown_is_the_rulebooks_final_scoring() -> None:
-    from domain.road_to_enlightenment import draft
+    from domain.road_to_enlightenment import turn_end
 
     game, state = _final("road-to-enlightenment", {"players": 4, "length": "short"}, 5)
     from domain.road_to_enlightenment.game import score_parts
 
-    deltas = draft.score_deltas(state)
+    deltas = turn_end.score_deltas(state)
     for seat, d in deltas.items():
         assert sum(v for _, v in score_parts(state, seat)) == d
     result = game.result(state)

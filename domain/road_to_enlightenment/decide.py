@@ -1,8 +1,9 @@
 """Deciding a command: the checks every command passes, its dispatch to the rule that
-handles it, and the rules of the actions that are not combat (§7.1, §7.4–§7.7).
+handles it, and the most helpful rejection for a command that is not legal now.
 
-A command is accepted if and only if ``legal_commands`` lists it (``diagnose`` words the
-rejection of the rest); the rule it reaches then only emits (``effects.Tx``).
+A command is accepted if and only if ``legal_commands`` lists it; ``diagnose`` only names the
+broken rule for the rest (its messages never mention a card the sender cannot see). The rule
+a command reaches then only emits (``effects.Tx``).
 """
 
 from __future__ import annotations
@@ -10,14 +11,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import assert_never
 
-from ..errors import GameOver, InvalidCommand, NotYourTurn, UnknownCommand
+from ..errors import (
+    DomainError,
+    GameOver,
+    InvalidCommand,
+    NotYourTurn,
+    RuleViolation,
+    UnknownCommand,
+)
 from ..randomness import Rng
-from ..simultaneous import ChoiceCommitted
 from ..viewers import Seat
 from .combat import (
     declare_attack,
     defend_with,
     defense_done,
+    needs_war,
     parley_answer,
     pay_war,
     reroll,
@@ -60,36 +68,32 @@ from .commands import (
     SupportPass,
     SupportWith,
 )
-from .content import content, power_n, power_type
-from .diagnose import diagnose
-from .draft import draft_pick, refill
-from .effects import Tx, exhaust, prompt, reveal
+from .content import NEU, VICTIM_POWERS, content, forbidden_color, power_type, stat
+from .effects import Tx, prompt
 from .events import (
-    ActionDeclared,
-    CensusJoined,
-    CoinsChanged,
-    DiplomacyChanged,
     Event,
-    ExtraPickGranted,
-    LuminariesMoved,
-    OffersRevealed,
-    PrestigeChanged,
 )
-from .legal import legal_commands, may_act
+from .legal import EXPECTED, legal_commands, may_act, routes
 from .phases import (
-    abandon_city,
+    arrest_choice,
     confirm_slots,
+    declare_census,
+    declare_diplomacy,
+    declare_luminary_action,
+    declare_reorganize,
+    exchange_decision,
+    exchange_offer,
     finish_action,
-    help_upkeep,
-    next_actor,
-    phase3_choice,
+    forge,
+    gift,
     plan_slot,
+    reorganize_pick,
     russia_move,
 )
-from .state import StageKind, State, replace
-from .tracks import advance, retreat, shift_religion
+from .state import StageKind, State, religion_of, replace
+from .turn_end import abandon_city, draft_pick, help_upkeep, phase3_choice, refill
 
-__all__ = ["decide"]
+__all__ = ["decide", "diagnose"]
 
 
 def decide(state: State, seat: Seat, command: Command, rng: Rng) -> list[Event]:
@@ -193,156 +197,189 @@ def _normalise(command: Command) -> Command:
     return replace(command, **changes) if changes else command
 
 
-# -- the actions of phase 2 (§7.1, §7.4-§7.7) ----------------------------------------
-def declare_census(tx: Tx, seat: int) -> None:
-    reveal(tx, seat, 2)
-    tx.emit(ActionDeclared(seat, 2, "CENSUS"), CensusJoined(seat))
-    next_actor(tx)
+# -- the rejection of a command not legal now -------------------------------------------------
+def _v(message: str, code: str) -> RuleViolation:
+    return RuleViolation(message, code=code)
 
 
-def declare_reorganize(tx: Tx, seat: int, enhancement: str | None) -> None:
-    slot = tx.state.slot
-    reveal(tx, seat, slot)
-    tx.emit(ActionDeclared(seat, slot, "REORGANIZE", enhancement=enhancement))
-    view = int(content().rules["reorganize_view"])
-    if power_type(enhancement) == "SCHOLAR":
-        assert enhancement is not None
-        view += power_n(enhancement)
-    deck = tx.state.players[seat].deck
-    n = min(view, len(deck))
-    if n == 0:
-        finish_action(tx, seat)
-        return
-    tx.emit(LuminariesMoved(seat, deck[:n], n, "deck", "peek", "owner", "reorganize peek"))
-    prompt(tx, StageKind.REORGANIZE, seat)
+def diagnose(state: State, seat: int, cmd: Command) -> DomainError:
+    kind = state.stage.kind
+    if type(cmd) not in EXPECTED.get(kind, ()):
+        return _v(
+            f"{type(cmd).__name__} does not fit now: the game waits for a {kind} decision",
+            "wrong_state",
+        )
+    try:
+        found = _specific(state, seat, cmd)
+    except Exception:  # a malformed field: the generic answer below is right
+        found = None
+    return found or _v(f"that {type(cmd).__name__} is not legal now", "illegal_command")
 
 
-def reorganize_pick(tx: Tx, seat: int, card: str | None) -> None:
-    peek = tx.state.players[seat].peek
-    if card is not None:
-        tx.emit(LuminariesMoved(seat, (card,), 1, "peek", "hand", "owner", "reorganize pick"))
-    rest = tuple(c for c in peek if c != card)
-    if rest:
-        order = tx.rng.shuffled(rest)
-        tx.emit(LuminariesMoved(seat, order, len(order), "peek", "deck", "server", "to bottom"))
-    finish_action(tx, seat)
-
-
-def declare_luminary_action(
-    tx: Tx, seat: int, card: str, enhancement: str | None, victim: int, cost: Sequence[str] = ()
-) -> None:
-    slot = tx.state.slot
-    reveal(tx, seat, slot)
-    tx.emit(ActionDeclared(seat, slot, "LUMINARY_ACTION", card, enhancement, victim=victim))
-    power = content().luminaries[card].power
-    assert power is not None
-    if cost:
-        # DD-05: the named luminaries are exhausted at once; those from the stack leave it.
-        stack = tx.state.players[seat].slots[slot - 1]
-        exhaust(tx, seat, [x for x in cost if x in stack], f"slot{slot}")
-        exhaust(tx, seat, [x for x in cost if x not in stack], "hand")
-    nation = content().nations[tx.state.players[seat].nation]
-    removed: list[str] = []
-    if power.type == "ADVANCE":
-        assert power.track is not None
-        n = power.n
-        if power_type(enhancement) == "RENOWN":
-            assert enhancement is not None
-            n += power_n(enhancement)
-        advance(tx, seat, power.track, n)
-    elif power.type == "PIETY":
-        shift_religion(tx, nation.religion, power.n)
-    elif power.type == "TAX":
-        tx.emit(CoinsChanged(seat, power.n, "tax"))
-    elif power.type == "PATRON":
-        tx.emit(PrestigeChanged(seat, power.n, "patron"))
-        removed.append(card)
-    elif power.type == "COLONY":
-        if nation.colonial:
-            costs = content().rules["costs"]
-            tx.emit(
-                CoinsChanged(seat, costs["colony_coins"], "colony"),
-                PrestigeChanged(seat, costs["colony_prestige"], "colony"),
+def _specific(state: State, seat: int, cmd: Command) -> DomainError | None:
+    c = content()
+    p = state.players[seat]
+    lums = c.luminaries
+    stack = p.slots[state.slot - 1] if state.slot in (1, 2, 3) else ()
+    for name in ("card", "enhancement"):
+        value = getattr(cmd, name, None)
+        if value is not None and (not isinstance(value, str) or value not in lums):
+            return InvalidCommand(f"there is no luminary {value!r}")
+    match cmd:
+        case PlaceLuminary(card=card, slot=slot):
+            if slot not in (0, 1, 2, 3):
+                return InvalidCommand("slots are numbered 1 to 3 (0 takes a card back)")
+            if card not in p.hand:
+                return _v("that luminary is not in your hand", "card_not_in_zone")
+        case DeclareAttack(target=t, route=r, coins=k, enhancement=e):
+            if t not in c.cities:
+                return InvalidCommand(f"there is no city {t!r}")
+            if r not in ("LAND", "SEA"):
+                return InvalidCommand("the route is LAND or SEA")
+            if state.controller(t) == p.nation:
+                return _v("you already control that city", "own_city")
+            city = c.cities[t]
+            if p.nation not in city.arcs and city.home != p.nation:
+                return _v(f"{city.name} has no arc of your colour", "no_arc")
+            if r not in routes(state, seat, t):
+                return _v(
+                    f"none of your cities is connected to {city.name} by {r.lower()}",
+                    "not_connected",
+                )
+            if not isinstance(k, int) or k < 0 or k > p.coins:
+                return _v("you do not have that many coins", "insufficient_coins")
+            if e is not None and (
+                e not in stack
+                or power_type(e) not in ("MIGHT", "CASUS_BELLI", "TRIUMPH", "EXPEDITION")
+                or (power_type(e) == "EXPEDITION" and r != "SEA")
+            ):
+                return _v(
+                    "that enhancement does not apply to this attack", "enhancement_not_applicable"
+                )
+            if needs_war(state, seat, t):
+                return _v(
+                    "declaring war needs 5 [politics] from the attacking stack", "war_cost_unpaid"
+                )
+        case PayWarCost(cards=cards):
+            if stat(cards, "POL") < 5 or not set(cards) <= set(stack):
+                return _v(
+                    "declaring war needs 5 [politics] from the attacking stack", "war_cost_unpaid"
+                )
+            return _v("pay the war cost with a minimal set of luminaries", "cost_unpaid")
+        case DeclareCensus():
+            return _v(
+                "census support is declared only in slot 2 on a census turn", "census_not_allowed"
             )
-        removed.append(card)
-    elif power.type == "SETBACK":
-        assert power.track is not None
-        retreat(tx, victim, power.track, power.n)
-    elif power.type == "ARREST":
-        hand = tx.state.players[victim].hand
-        if any(not content().luminaries[c].favorite for c in hand):
-            prompt(tx, StageKind.ARREST, victim, other=seat)
-            return
-    finish_action(tx, seat, removed)
+        case DeclareLuminaryAction():
+            return _luminary_action(state, seat, cmd, stack)
+        case DeclareReorganize(enhancement=e) if e is not None:
+            if e not in stack:
+                return _v("that enhancement is not in the acting stack", "card_not_in_zone")
+            return _v(
+                "that enhancement does not apply to this action", "enhancement_not_applicable"
+            )
+        case ForgeAlliance(nation=nation):
+            if nation == NEU:
+                return _v("no diplomacy is permitted with neutral cities", "neutral_no_diplomacy")
+            if nation not in c.nations:
+                return InvalidCommand(f"there is no nation {nation!r}")
+            if state.allied(p.nation, nation):
+                return _v("you are already allied", "already_allied")
+            return _v("forging an alliance needs 5 [politics] from the stack", "cost_unpaid")
+        case GiveGift(ally=ally, cards=cards):
+            if not isinstance(ally, int) or not 0 <= ally < len(state.players):
+                return _v("gifts go only to a player", "uncontrolled_no_gifts")
+            other = state.players[ally]
+            if p.nation == "POL" or other.nation == "POL":
+                return _v("Poland cannot give or receive gifts", "poland_no_gifts")
+            if other.eliminated or ally == seat:
+                return _v("an uncontrolled nation refuses your audience", "uncontrolled_no_gifts")
+            if not state.allied(p.nation, other.nation):
+                return _v("gifts are exchanged only with an ally", "not_allied")
+            if p.coins < c.rules["costs"]["gift_coins"]:
+                return _v("a gift costs 5 coins", "insufficient_coins")
+            return _v("a gift needs 5 [ideas] and 5 [art] from the stack", "cost_unpaid")
+        case ExchangeOffer(card=card) if card is not None:
+            if card not in p.discard:
+                return _v("offers come from your own exhausted pile", "card_not_in_zone")
+            st = state.stage
+            recipient = st.other if seat == st.seat else st.seat
+            if lums[card].color == forbidden_color(religion_of(state, recipient)):
+                return _v("that colour is forbidden to the recipient's religion", "religion_colour")
+        case DefendWith(card=card) | SupportWith(card=card):
+            if card not in p.hand:
+                return _v("that luminary is not in your hand", "card_not_in_zone")
+            if isinstance(cmd, SupportWith):
+                return _v(
+                    "you may support only an ally (or either side of a neutral city)", "not_allied"
+                )
+        case SupportFinish(coins=k):
+            if not isinstance(k, int) or k > p.coins:
+                return _v("you do not have that many coins", "insufficient_coins")
+            return _v(
+                "you may support only an ally (or either side of a neutral city)", "not_allied"
+            )
+        case DefenseDone(coins=k) | HelpUpkeep(coins=k):
+            return _v("you do not have that many coins", "insufficient_coins")
+        case AbandonCity(city=city):
+            return _v("only foreign cities you control can be abandoned", "not_foreign")
+        case DraftPick(card=card):
+            if not any(card in row for row in state.rows.values()):
+                return _v("that luminary is not face up in the draft rows", "card_not_in_zone")
+            if lums[card].color == forbidden_color(religion_of(state, seat)):
+                return _v("your religion forbids that colour", "religion_colour")
+        case RefillHand(favorites=favs):
+            if not set(favs) <= set(p.mat):
+                return _v("only favorites on your mat can be taken back", "card_not_in_zone")
+            return _v(
+                f"your hand may hold at most {state.hand_size(seat)} luminaries",
+                "hand_size_exceeded",
+            )
+    return None
 
 
-def arrest_choice(tx: Tx, victim: int, card: str) -> None:
-    actor = tx.state.stage.other
-    tx.emit(
-        LuminariesMoved(victim, (card,), 1, "hand", "box", "public", "arrested"),
-        ExtraPickGranted(victim),
-    )
-    finish_action(tx, actor)
-
-
-# -- diplomacy --------------------------------------------------------------------------------
-def declare_diplomacy(tx: Tx, seat: int) -> None:
-    slot = tx.state.slot
-    reveal(tx, seat, slot)
-    tx.emit(ActionDeclared(seat, slot, "DIPLOMACY"))
-    prompt(tx, StageKind.FORGE, seat)
-
-
-def forge(tx: Tx, seat: int, nation: str, cards: Sequence[str]) -> None:
-    exhaust(tx, seat, cards, f"slot{tx.state.slot}")
-    tx.emit(DiplomacyChanged(tx.state.players[seat].nation, nation, "ALLY", "forged"))
-    prompt(tx, StageKind.GIFT, seat)
-
-
-def gift(tx: Tx, seat: int, ally: int, cards: Sequence[str]) -> None:
-    exhaust(tx, seat, cards, f"slot{tx.state.slot}")
-    tx.emit(
-        CoinsChanged(seat, -content().rules["costs"]["gift_coins"], "gift"),
-        PrestigeChanged(seat, 1, "gift"),
-        PrestigeChanged(ally, 1, "gift"),
-    )
-    prompt(tx, StageKind.OFFER, seat, other=ally, waiting=(seat, ally))
-
-
-def exchange_offer(tx: Tx, seat: int, card: str | None) -> None:
-    tx.emit(ChoiceCommitted(seat, (card,) if card else ()))
-    if not tx.state.choices.complete:
-        return
-    st = tx.state.stage
-    offers = dict(tx.state.choices.committed)
-    a, b = offers.get(st.seat, ()), offers.get(st.other, ())
-    tx.emit(OffersRevealed(st.seat, a[0] if a else None, st.other, b[0] if b else None))
-    if a and b:
-        prompt(
-            tx,
-            StageKind.ACCEPT,
-            st.seat,
-            other=st.other,
-            waiting=(st.seat, st.other),
-            data=f"{a[0]}|{b[0]}",
+def _luminary_action(
+    state: State, seat: int, cmd: DeclareLuminaryAction, stack: Sequence[str]
+) -> DomainError:
+    """Which rule a rejected ``DeclareLuminaryAction`` breaks (the first that applies)."""
+    lums = content().luminaries
+    if cmd.card not in stack:
+        return _v("that luminary is not in the acting stack", "card_not_in_zone")
+    power = lums[cmd.card].power
+    if power is None or power.kind != "ACTION":
+        return _v("that luminary has no action power", "no_action_power")
+    e = cmd.enhancement
+    if e is not None:
+        if e not in stack:
+            return _v("that enhancement is not in the acting stack", "card_not_in_zone")
+        enh = lums[e].power
+        if (
+            e == cmd.card
+            or enh is None
+            or enh.type != "RENOWN"
+            or power.type != "ADVANCE"
+            or enh.track != power.track
+        ):
+            return _v(
+                "that enhancement does not apply to this action", "enhancement_not_applicable"
+            )
+    if power.type in VICTIM_POWERS:
+        if cmd.victim == seat or cmd.victim not in state.active:
+            return _v(f"{power.type} needs another active player as its victim", "bad_victim")
+    elif cmd.victim != -1:
+        return _v(f"{power.type} has no victim (leave victim at -1)", "bad_victim")
+    if not power.cost:
+        if cmd.cost:
+            return _v("this power has no cost to pay", "cost_unpaid")
+        return _v("that luminary action is not possible now", "illegal_action")
+    wanted = ", ".join(f"{n} [{s.lower()}]" for s, n in power.cost)
+    hand = state.players[seat].hand
+    if any(x in (cmd.card, e) or (x not in stack and x not in hand) for x in cmd.cost):
+        return _v(
+            f"this power costs exhaust {wanted}: pay it from the rest of the acting stack "
+            "or from your hand",
+            "card_not_in_zone",
         )
-    else:
-        finish_action(tx, st.seat)
-
-
-def exchange_decision(tx: Tx, seat: int, accept: bool) -> None:
-    tx.emit(ChoiceCommitted(seat, ("yes",) if accept else ("no",)))
-    if not tx.state.choices.complete:
-        return
-    st = tx.state.stage
-    revealed = tx.state.choices.revealed()
-    tx.emit(revealed)
-    if all(c == ("yes",) for _, c in revealed.choices):
-        card_a, card_b = st.data.split("|")
-        tx.emit(
-            LuminariesMoved(st.seat, (card_a,), 1, "discard", "box", "public", "exchange"),
-            LuminariesMoved(st.other, (card_a,), 1, "box", "hand", "public", "exchange"),
-            LuminariesMoved(st.other, (card_b,), 1, "discard", "box", "public", "exchange"),
-            LuminariesMoved(st.seat, (card_b,), 1, "box", "hand", "public", "exchange"),
-        )
-    finish_action(tx, st.seat)
+    if any(stat(cmd.cost, s) < n for s, n in power.cost):
+        return _v(f"this power costs exhaust {wanted}: those luminaries fall short", "cost_unpaid")
+    return _v(f"pay exhaust {wanted} with a minimal set of luminaries", "cost_unpaid")

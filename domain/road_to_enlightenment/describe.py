@@ -290,7 +290,7 @@ def _moved(
         return f"{who} draws {what}"
     if why == "reshuffle":
         return f"{who} shuffles the discard pile into a new draw deck"
-    if why == "shuffled":  # a fork's fresh randomness (setup.fork_reshuffle_events)
+    if why == "shuffled":  # a fork's fresh randomness (game.fork_reshuffle_events)
         return f"{who}'s draw deck is shuffled"
     if why == "exhausted":
         where = "onto the nation mat" if dst == "mat" else "to the discard pile"

@@ -46,8 +46,8 @@ from .commands import (
     SupportWith,
 )
 from .content import ANTI, CATH, VICTIM_POWERS, content, forbidden_color, power_type, stat
-from .draft import legal_draft
 from .state import StageKind, State, religion_of
+from .turn_end import legal_draft
 
 __all__ = ["EXPECTED", "attack_targets", "legal_commands", "may_act", "minimal_sets", "to_act"]
 

@@ -1,10 +1,10 @@
-"""Phases 1 to 3 of a turn: assigning luminaries, the action cursor, the census and the
-economy (income, upkeep, allies' help, abandoned cities, turn order).
+"""Phases 1 and 2 of a turn: assigning luminaries, the action cursor, the actions other than
+an attack (§7.1, §7.4–§7.7: the census, reorganize, a luminary's action, diplomacy and the
+exchange) and the census of phase 2c; an attack is ``combat.py``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from ..simultaneous import ChoiceCommitted
@@ -13,39 +13,57 @@ from .content import (
     CATH,
     card_stat,
     content,
+    power_n,
+    power_type,
     stat,
 )
-from .draft import phase4
-from .effects import Tx, eliminate, exhaust, prompt, remove, reveal
+from .effects import (
+    Tx,
+    advance,
+    exhaust,
+    prompt,
+    remove,
+    retreat,
+    reveal,
+    shift_religion,
+)
 from .events import (
+    ActionDeclared,
+    CensusJoined,
     CensusResolved,
-    CitiesAbandoned,
     CoinsChanged,
     CursorSet,
     DiceRolled,
+    DiplomacyChanged,
+    ExtraPickGranted,
+    LuminariesMoved,
+    OffersRevealed,
     PowerUsed,
     PrestigeChanged,
-    ShortfallSet,
     SlotPlanned,
     StacksLocked,
-    TurnOrderSet,
 )
 from .state import StageKind, State, religion_of
-from .tracks import advance, shift_religion
+from .turn_end import phase3
 
 __all__ = [
-    "abandon_city",
+    "arrest_choice",
     "begin_slot",
     "census_contribution",
     "census_phase",
     "confirm_slots",
+    "declare_census",
+    "declare_diplomacy",
+    "declare_luminary_action",
+    "declare_reorganize",
+    "exchange_decision",
+    "exchange_offer",
     "finish_action",
-    "help_upkeep",
+    "forge",
+    "gift",
     "next_actor",
-    "phase3",
-    "phase3_choice",
-    "phase3_resolve",
     "plan_slot",
+    "reorganize_pick",
     "resolve_census",
     "russia_move",
 ]
@@ -179,177 +197,156 @@ def resolve_census(tx: Tx, kind: str) -> None:
         shift_religion(tx, win, 3 + margin // 5)
 
 
-# -- phase 3 ----------------------------------------------------------------------------------
-def phase3(tx: Tx) -> None:
-    st = tx.state
-    for seat in st.order:
-        reveal(tx, seat, 3)
-    choosers = []
-    for seat in st.order:
-        stack = tx.state.players[seat].slots[2]
-        rel = religion_of(st, seat)
-        if stat(stack, "CAT" if rel == CATH else "ANT") > 0:
-            choosers.append(seat)
-    if choosers:
-        prompt(tx, StageKind.PHASE3, waiting=tuple(choosers))
-    else:
-        phase3_resolve(tx)
+# -- the actions of phase 2 (§7.1, §7.4-§7.7) ----------------------------------------
+def declare_census(tx: Tx, seat: int) -> None:
+    reveal(tx, seat, 2)
+    tx.emit(ActionDeclared(seat, 2, "CENSUS"), CensusJoined(seat))
+    next_actor(tx)
 
 
-def phase3_choice(tx: Tx, seat: int, cath_as: str | None, anti_as: str | None) -> None:
-    tx.emit(ChoiceCommitted(seat, (cath_as or "", anti_as or "")))
-    if tx.state.choices.complete:
-        tx.emit(tx.state.choices.revealed())
-        phase3_resolve(tx)
+def declare_reorganize(tx: Tx, seat: int, enhancement: str | None) -> None:
+    slot = tx.state.slot
+    reveal(tx, seat, slot)
+    tx.emit(ActionDeclared(seat, slot, "REORGANIZE", enhancement=enhancement))
+    view = int(content().rules["reorganize_view"])
+    if power_type(enhancement) == "SCHOLAR":
+        assert enhancement is not None
+        view += power_n(enhancement)
+    deck = tx.state.players[seat].deck
+    n = min(view, len(deck))
+    if n == 0:
+        finish_action(tx, seat)
+        return
+    tx.emit(LuminariesMoved(seat, deck[:n], n, "deck", "peek", "owner", "reorganize peek"))
+    prompt(tx, StageKind.REORGANIZE, seat)
 
 
-def _choice(state: State, seat: int) -> tuple[str, str]:
-    for s, c in state.p3:
-        if s == seat and len(c) == 2:
-            return c[0], c[1]
-    return "", ""
+def reorganize_pick(tx: Tx, seat: int, card: str | None) -> None:
+    peek = tx.state.players[seat].peek
+    if card is not None:
+        tx.emit(LuminariesMoved(seat, (card,), 1, "peek", "hand", "owner", "reorganize pick"))
+    rest = tuple(c for c in peek if c != card)
+    if rest:
+        order = tx.rng.shuffled(rest)
+        tx.emit(LuminariesMoved(seat, order, len(order), "peek", "deck", "server", "to bottom"))
+    finish_action(tx, seat)
 
 
-def _slot3_value(st: State, seat: int, pair: tuple[str, str], religion: str) -> int:
-    """The lesser of the slot-3 stack's two ``pair`` stats: income (WEA, POL) or the bid
-    (MIL, SCI). A player of ``religion`` adds its religion stat ([Catholicism] to income,
-    [Anti-Catholicism] to the bid) to the side chosen in ``Phase3Choices``."""
-    stack = st.players[seat].slots[2]
-    a, b = stat(stack, pair[0]), stat(stack, pair[1])
-    if religion_of(st, seat) == religion:
-        bonus = stat(stack, "CAT" if religion == CATH else "ANT")
-        if _choice(st, seat)[0 if religion == CATH else 1] == pair[0]:
-            a += bonus
-        else:
-            b += bonus
-    return min(a, b)
-
-
-def phase3_resolve(tx: Tx) -> None:
-    st = tx.state
-    for seat in st.order:
-        income = _slot3_value(st, seat, ("WEA", "POL"), CATH)
-        if income:
-            tx.emit(CoinsChanged(seat, income, "income"))
-    short = [0] * st.players_n
-    for seat in tx.state.order:
-        pl = tx.state.players[seat]
-        due = content().nations[pl.nation].upkeep + len(tx.state.foreign(seat))
-        paid = min(pl.coins, due)
-        if paid:
-            tx.emit(CoinsChanged(seat, -paid, "upkeep"))
-        short[seat] = due - paid
-    tx.emit(ShortfallSet(tuple(short)))
-    recipients = tuple(s for s in tx.state.order if short[s] > 0)
-    help_recipients(tx, recipients)
-
-
-def _helpers(state: State, r: int) -> tuple[int, ...]:
-    order = state.order
-    i = order.index(r)
-    rot = order[i + 1 :] + order[:i]
-    me = state.players[r].nation
-    return tuple(h for h in rot if state.allied(state.players[h].nation, me))
-
-
-def help_recipients(tx: Tx, recipients: tuple[int, ...]) -> None:
-    for k, r in enumerate(recipients):
-        if tx.state.players[r].eliminated or tx.state.shortfall[r] == 0:
-            continue
-        if help_next(tx, r, _helpers(tx.state, r), recipients[k + 1 :]):
+def declare_luminary_action(
+    tx: Tx, seat: int, card: str, enhancement: str | None, victim: int, cost: Sequence[str] = ()
+) -> None:
+    slot = tx.state.slot
+    reveal(tx, seat, slot)
+    tx.emit(ActionDeclared(seat, slot, "LUMINARY_ACTION", card, enhancement, victim=victim))
+    power = content().luminaries[card].power
+    assert power is not None
+    if cost:
+        # DD-05: the named luminaries are exhausted at once; those from the stack leave it.
+        stack = tx.state.players[seat].slots[slot - 1]
+        exhaust(tx, seat, [x for x in cost if x in stack], f"slot{slot}")
+        exhaust(tx, seat, [x for x in cost if x not in stack], "hand")
+    nation = content().nations[tx.state.players[seat].nation]
+    removed: list[str] = []
+    if power.type == "ADVANCE":
+        assert power.track is not None
+        n = power.n
+        if power_type(enhancement) == "RENOWN":
+            assert enhancement is not None
+            n += power_n(enhancement)
+        advance(tx, seat, power.track, n)
+    elif power.type == "PIETY":
+        shift_religion(tx, nation.religion, power.n)
+    elif power.type == "TAX":
+        tx.emit(CoinsChanged(seat, power.n, "tax"))
+    elif power.type == "PATRON":
+        tx.emit(PrestigeChanged(seat, power.n, "patron"))
+        removed.append(card)
+    elif power.type == "COLONY":
+        if nation.colonial:
+            costs = content().rules["costs"]
+            tx.emit(
+                CoinsChanged(seat, costs["colony_coins"], "colony"),
+                PrestigeChanged(seat, costs["colony_prestige"], "colony"),
+            )
+        removed.append(card)
+    elif power.type == "SETBACK":
+        assert power.track is not None
+        retreat(tx, victim, power.track, power.n)
+    elif power.type == "ARREST":
+        hand = tx.state.players[victim].hand
+        if any(not content().luminaries[c].favorite for c in hand):
+            prompt(tx, StageKind.ARREST, victim, other=seat)
             return
-    abandon_from(tx, tuple(s for s in tx.state.order if tx.state.shortfall[s] > 0))
+    finish_action(tx, seat, removed)
 
 
-def help_next(tx: Tx, r: int, helpers: tuple[int, ...], rest: tuple[int, ...]) -> bool:
-    """Prompt the next ally able to help ``r``; False when nobody is left to ask."""
-    for j, h in enumerate(helpers):
-        st = tx.state
-        if st.shortfall[r] == 0:
-            return False
-        if st.players[h].eliminated or st.players[h].coins == 0:
-            continue
+def arrest_choice(tx: Tx, victim: int, card: str) -> None:
+    actor = tx.state.stage.other
+    tx.emit(
+        LuminariesMoved(victim, (card,), 1, "hand", "box", "public", "arrested"),
+        ExtraPickGranted(victim),
+    )
+    finish_action(tx, actor)
+
+
+# -- diplomacy --------------------------------------------------------------------------------
+def declare_diplomacy(tx: Tx, seat: int) -> None:
+    slot = tx.state.slot
+    reveal(tx, seat, slot)
+    tx.emit(ActionDeclared(seat, slot, "DIPLOMACY"))
+    prompt(tx, StageKind.FORGE, seat)
+
+
+def forge(tx: Tx, seat: int, nation: str, cards: Sequence[str]) -> None:
+    exhaust(tx, seat, cards, f"slot{tx.state.slot}")
+    tx.emit(DiplomacyChanged(tx.state.players[seat].nation, nation, "ALLY", "forged"))
+    prompt(tx, StageKind.GIFT, seat)
+
+
+def gift(tx: Tx, seat: int, ally: int, cards: Sequence[str]) -> None:
+    exhaust(tx, seat, cards, f"slot{tx.state.slot}")
+    tx.emit(
+        CoinsChanged(seat, -content().rules["costs"]["gift_coins"], "gift"),
+        PrestigeChanged(seat, 1, "gift"),
+        PrestigeChanged(ally, 1, "gift"),
+    )
+    prompt(tx, StageKind.OFFER, seat, other=ally, waiting=(seat, ally))
+
+
+def exchange_offer(tx: Tx, seat: int, card: str | None) -> None:
+    tx.emit(ChoiceCommitted(seat, (card,) if card else ()))
+    if not tx.state.choices.complete:
+        return
+    st = tx.state.stage
+    offers = dict(tx.state.choices.committed)
+    a, b = offers.get(st.seat, ()), offers.get(st.other, ())
+    tx.emit(OffersRevealed(st.seat, a[0] if a else None, st.other, b[0] if b else None))
+    if a and b:
         prompt(
-            tx, StageKind.HELP, h, other=r, waiting=helpers[j + 1 :], data=",".join(map(str, rest))
+            tx,
+            StageKind.ACCEPT,
+            st.seat,
+            other=st.other,
+            waiting=(st.seat, st.other),
+            data=f"{a[0]}|{b[0]}",
         )
-        return True
-    return False
-
-
-def help_upkeep(tx: Tx, seat: int, coins: int) -> None:
-    stage = tx.state.stage
-    r = stage.other
-    if coins:
-        short = list(tx.state.shortfall)
-        short[r] -= coins
-        tx.emit(CoinsChanged(seat, -coins, "upkeep help"), ShortfallSet(tuple(short)))
-    rest = tuple(int(x) for x in stage.data.split(",") if x)
-    if help_next(tx, r, stage.waiting, rest):
-        return
-    help_recipients(tx, rest)
-
-
-def abandon_from(tx: Tx, recipients: tuple[int, ...]) -> None:
-    for k, r in enumerate(recipients):
-        st = tx.state
-        if st.players[r].eliminated:
-            continue
-        short = st.shortfall[r]
-        foreign = sorted(st.foreign(r))
-        n = min(short, len(foreign))
-        if n and n == len(foreign):
-            tx.emit(CitiesAbandoned(r, tuple(foreign)), _short(tx.state, r, short - n))
-        elif n:
-            prompt(tx, StageKind.ABANDON, r, n=n, waiting=recipients[k + 1 :])
-            return
-        penalty(tx, r)
-        if tx.state.over:
-            return
-    phase3_finish(tx)
-
-
-def _short(state: State, seat: int, value: int) -> ShortfallSet:
-    short = list(state.shortfall)
-    short[seat] = value
-    return ShortfallSet(tuple(short))
-
-
-def abandon_city(tx: Tx, seat: int, city: str) -> None:
-    stage = tx.state.stage
-    tx.emit(CitiesAbandoned(seat, (city,)), _short(tx.state, seat, tx.state.shortfall[seat] - 1))
-    if stage.n > 1:
-        prompt(tx, StageKind.ABANDON, seat, n=stage.n - 1, waiting=stage.waiting)
-        return
-    penalty(tx, seat)
-    if tx.state.over:
-        return
-    abandon_from(tx, stage.waiting)
-
-
-def penalty(tx: Tx, seat: int) -> None:
-    short = tx.state.shortfall[seat]
-    if short <= 0:
-        return
-    loss = math.ceil(short / 2)
-    tx.emit(_short(tx.state, seat, 0))
-    if tx.state.players[seat].score - loss < 0:
-        eliminate(tx, seat, "UPKEEP")
     else:
-        tx.emit(PrestigeChanged(seat, -loss, "upkeep shortfall"))
+        finish_action(tx, st.seat)
 
 
-def phase3_finish(tx: Tx) -> None:
-    st = tx.state
-    for seat in st.order:
-        p = st.players[seat]
-        limit = content().nations[p.nation].treasury_limit
-        if p.coins > limit:
-            tx.emit(CoinsChanged(seat, limit - p.coins, "treasury limit"))
-    bids = {}
-    for seat in st.order:
-        bids[seat] = _slot3_value(st, seat, ("MIL", "SCI"), ANTI)
-    order = tuple(sorted(st.order, key=lambda s: (-bids[s], st.order.index(s))))
-    tx.emit(TurnOrderSet(order, tuple(sorted(bids.items()))))
-    for seat in order:
-        exhaust(tx, seat, tx.state.players[seat].slots[2], "slot3")
-    phase4(tx)
+def exchange_decision(tx: Tx, seat: int, accept: bool) -> None:
+    tx.emit(ChoiceCommitted(seat, ("yes",) if accept else ("no",)))
+    if not tx.state.choices.complete:
+        return
+    st = tx.state.stage
+    revealed = tx.state.choices.revealed()
+    tx.emit(revealed)
+    if all(c == ("yes",) for _, c in revealed.choices):
+        card_a, card_b = st.data.split("|")
+        tx.emit(
+            LuminariesMoved(st.seat, (card_a,), 1, "discard", "box", "public", "exchange"),
+            LuminariesMoved(st.other, (card_a,), 1, "box", "hand", "public", "exchange"),
+            LuminariesMoved(st.other, (card_b,), 1, "discard", "box", "public", "exchange"),
+            LuminariesMoved(st.seat, (card_b,), 1, "box", "hand", "public", "exchange"),
+        )
+    finish_action(tx, st.seat)

@@ -26,9 +26,9 @@ from domain.road_to_enlightenment.commands import (
     SkipForge,
     SupportPass,
 )
-from domain.road_to_enlightenment.draft import score_deltas
 from domain.road_to_enlightenment.legal import legal_commands
 from domain.road_to_enlightenment.state import Combat, pair_key, replace
+from domain.road_to_enlightenment.turn_end import score_deltas
 from tests.road_to_enlightenment.road_helpers import (
     at_slot,
     new_game,

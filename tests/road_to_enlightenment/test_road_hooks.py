@@ -14,9 +14,9 @@ import pytest
 from domain.errors import DomainError
 from domain.road_to_enlightenment.commands import DeclareLuminaryAction
 from domain.road_to_enlightenment.content import Power, content
+from domain.road_to_enlightenment.effects import retreat
 from domain.road_to_enlightenment.legal import legal_commands
 from domain.road_to_enlightenment.state import State, replace
-from domain.road_to_enlightenment.tracks import retreat
 from tests.road_to_enlightenment.road_helpers import (
     at_slot,
     new_game,

@@ -6,13 +6,9 @@ import pytest
 
 from domain.road_to_enlightenment.commands import HelpUpkeep
 from domain.road_to_enlightenment.content import content
-from domain.road_to_enlightenment.draft import score, score_deltas
-from domain.road_to_enlightenment.phases import (
-    census_contribution,
-    phase3_resolve,
-    resolve_census,
-)
+from domain.road_to_enlightenment.phases import census_contribution, resolve_census
 from domain.road_to_enlightenment.state import replace
+from domain.road_to_enlightenment.turn_end import phase3_resolve, score, score_deltas
 from tests.road_to_enlightenment.road_helpers import (
     GAME,
     act,
@@ -341,7 +337,7 @@ def test_re23_tie_rules_for_highest_and_lowest() -> None:
 
 
 def test_re24_and_re26_science_wrap_gives_five_and_keeps_medallions() -> None:
-    from domain.road_to_enlightenment.tracks import advance
+    from domain.road_to_enlightenment.effects import advance
 
     state, _ = new_game(2)
     state = set_player(state, 1, sci=15, score=14)

@@ -6,9 +6,9 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.road_to_enlightenment.commands import DraftPick, RefillHand
-from domain.road_to_enlightenment.draft import draft_finish, draft_start
+from domain.road_to_enlightenment.effects import advance, shift_religion
 from domain.road_to_enlightenment.state import DraftRound, Stage, StageKind, replace
-from domain.road_to_enlightenment.tracks import advance, shift_religion
+from domain.road_to_enlightenment.turn_end import draft_finish, draft_start
 from tests.road_to_enlightenment.road_helpers import new_game, of_type, send, set_player, tx_for
 
 
