@@ -6,8 +6,9 @@ two together.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, TypeVar, assert_never
+from typing import TypeVar, assert_never, cast
 
 from . import commands as cmd
 from .content import CONTENT
@@ -19,9 +20,9 @@ __all__ = ["legal_commands", "payments"]
 
 TILES = CONTENT.tiles
 RITUALS = CONTENT.rituals
-C = TypeVar("C")
+C = TypeVar("C", bound=cmd.Command)
 
-_INTERNED: dict[tuple[Any, ...], Any] = {}
+_INTERNED: dict[tuple[object, ...], cmd.Command] = {}
 """Commands by their class and fields: the legal list of one state is mostly that of the
 last (the same Quills, the same ways to pay), and a command is a frozen value, so the very
 same objects are listed again instead of new ones: no construction, and the codec finds
@@ -29,15 +30,15 @@ their encoded form by identity. Bounded: starts afresh when full."""
 _INTERNED_MAX = 50_000
 
 
-def _the(cls: type[C], *fields: Any) -> C:
+def _the(cls: Callable[..., C], *fields: object) -> C:
     """The one ``cls(*fields)`` (see ``_INTERNED``)."""
     key = (cls, *fields)
-    command: C | None = _INTERNED.get(key)
+    command = _INTERNED.get(key)
     if command is None:
         if len(_INTERNED) >= _INTERNED_MAX:
             _INTERNED.clear()
         command = _INTERNED[key] = cls(*fields)
-    return command
+    return cast(C, command)  # the key starts with its class
 
 
 _OPEN_QUILLS: dict[int, tuple[Book, tuple[int, ...]]] = {}
@@ -55,7 +56,7 @@ def _open_quills(book: Book) -> tuple[int, ...]:
     return quills
 
 
-_PAID: dict[tuple[Any, ...], tuple[cmd.Command, ...]] = {}
+_PAID: dict[tuple[object, ...], tuple[cmd.Command, ...]] = {}
 """Every way to make one paid move (move the Abbot to a station, buy a card), by what it
 depends on: the coins and tokens held and the move."""
 
