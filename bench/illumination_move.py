@@ -12,7 +12,8 @@ recorded command as the server handles it and adds up the CPU time of each stage
 * ``legal``: the seat to act's legal commands, encoded and compacted (``protocol.legal``);
 * ``delta``: each seat's view diffed against the one it held (``protocol.delta``).
 
-Prints the median over ``--reps`` passes, in µs per move for each stage and in all, and a
+The collector is set as the server sets it (``server.run.tune_gc``). Prints the median over
+``--reps`` passes, in µs per move for each stage and in all, and a
 last line of JSON. ``--json`` prints only that line (for interleaving checkouts).
 
     python -m bench.illumination_move [--games 20] [--reps 7]
@@ -33,6 +34,7 @@ from domain.views import Memo, render
 from protocol import GameCodec
 from protocol.delta import diff
 from protocol.legal import compact_legal
+from server.run import tune_gc
 
 STAGES = ("decide", "evolve", "view", "legal", "delta")
 AUDIENCES = (seat_viewer(0), seat_viewer(1))
@@ -113,6 +115,7 @@ def main() -> None:
     game = default_registry()["illumination"].game
     games = [record(game, seed) for seed in range(1, args.games + 1)]
     moves = sum(len(m) for _, m in games)
+    tune_gc()  # the server's garbage collector settings (server.run), as it runs
     passes = [one_pass(game, games) for _ in range(args.reps)]
     per_move = {
         name: statistics.median(p[i] for p in passes) / moves / 1000
