@@ -1,5 +1,6 @@
-"""A command's events are folded once: ``decide`` folds them to know whether the game ends,
-and applying them takes that state instead of evolving again (half the fold per move)."""
+"""A command's events are folded once: the rules fold them as they decide them (their
+``Transaction``), the server takes that state (``decide_and_fold``) to know whether the game
+ends, and applying them takes it too instead of evolving again."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import pytest
 
 from domain import default_registry, fold
+from domain.illumination import turn
 from server.games import GameService, SeatClaim
 from server.store.memory import MemoryStore
 
@@ -28,6 +30,8 @@ async def test_each_event_of_a_command_is_evolved_once_and_the_state_is_the_logs
         return real(game, state, event)
 
     monkeypatch.setattr(game, "evolve", counting)
+    # The rules' own transaction folds through the same function, not through the game.
+    monkeypatch.setattr(turn, "apply", lambda state, event: counting(state, event))
     for n in range(6):
         (seat,) = rec.to_act()
         before, version = rec.state, rec.version
