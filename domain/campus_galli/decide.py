@@ -3,7 +3,7 @@
 Every decision is built on the kernel's :class:`~domain.transaction.Transaction`: a check
 reads ``tx.state``, an event is emitted into ``tx`` (and folded at once), and ``settle``
 then emits the automatic events until a player must act. The answers to events (fire,
-feast day, ...) are in ``answers.py``.
+feast day, ...) are in ``flow.py``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from ..simultaneous import ChoiceCommitted
 from ..transaction import Transaction
 from ..viewers import Seat
 from . import commands as C
-from .answers import answer_event
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, SHAPES, TASKS, ActionCard
 from .events import (
     AlmsChosen,
@@ -43,9 +42,9 @@ from .events import (
     UnfinishedTaken,
 )
 from .evolve import evolve
-from .flow import auto_events, special_seat
+from .flow import answer_event, auto_events
 from .geometry import cells_of, geometry_problem, placement
-from .legal import EXCHANGE_STAGES, guest_monks, listed, to_act, wrong_step
+from .legal import EXCHANGE_STAGES, guest_monks, listed, special_seat, to_act, wrong_step
 from .queries import (
     ALL_LETTERS,
     BUILDING_MASK,

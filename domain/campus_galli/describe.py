@@ -17,9 +17,9 @@ from ..viewers import Seat, Viewer
 from . import events as E
 from .content import ACTIONS, PLAN, SECTIONS, TASKS
 from .events import Event
-from .flow import special_seat
 from .geometry import cell_xy
 from .glossary import WORDS
+from .legal import special_seat
 from .state import EventPrompt, Phase, Stage, State, Turn
 
 __all__ = ["narrate", "prompt", "summary"]

@@ -3,7 +3,7 @@
 One small handler per event type, found through a table keyed by the event's class
 (``_HANDLERS``): a rebuild folds every event of a game, and one dict look-up is much cheaper
 than trying forty-six patterns in turn. Copies go through ``domain.values.replace``. The
-handlers of a turn's own events are in ``evolve_turn.py``.
+handlers of a turn's own events are in ``changes.py``.
 """
 
 from __future__ import annotations
@@ -12,10 +12,9 @@ from ..simultaneous import ChoiceCommitted, ChoicesRevealed, SecretChoices
 from ..values import replace
 from . import changes
 from . import events as E
-from .changes import Handlers, reconcile
+from .changes import TURN_HANDLERS, Handlers, reconcile
 from .content import ACTIONS, COLOURS, TASKS
 from .events import Event
-from .evolve_turn import TURN_HANDLERS
 from .state import PILES, EventPrompt, Monk, Phase, Stage, State
 
 __all__ = ["PILES", "evolve", "reconcile"]

@@ -1,20 +1,36 @@
-"""The automatic parts of a round: filling the task board, events, drawing, turn order,
-end-of-turn tasks, tidy-up and scoring. ``auto_events`` returns the next automatic events, or
-nothing when the game waits for a player."""
+"""The automatic parts of a round and the answers to its events.
+
+``auto_events`` returns the next automatic events (filling the task board, events, drawing,
+turn order, end-of-turn tasks, tidy-up and scoring), or nothing when the game waits for a
+player. ``answer_event`` checks a player's answer to an event card (fire, epidemic, new
+arrivals, collapse) or to a feast or study day and emits it into the decision: fire,
+epidemic, new arrivals, feast and study day are answered secretly and applied together in
+priority order once every concerned player has answered (DD-22, DD-47); a collapse is
+answered in turn, and the first payment prevents it.
+"""
 
 from __future__ import annotations
 
 from typing import assert_never
 
+from ..errors import InvalidCommand, RuleViolation
 from ..randomness import Context
-from .content import ACTIONS, COLOURS, TABLES, TASKS
+from ..simultaneous import ChoiceCommitted
+from ..transaction import Transaction
+from ..viewers import Seat
+from . import commands as C
+from .content import COLOURS, TABLES, TASKS
 from .events import (
     ActionCardsDrawn,
     ActionPileReformed,
     BuildingFlipped,
+    CardRescored,
     DuesPaid,
     Event,
+    EventDeclined,
     EventEnded,
+    EventPaid,
+    EventReward,
     EventStarted,
     ExchangesFinished,
     GameEnded,
@@ -32,6 +48,7 @@ from .events import (
     TurnStarted,
 )
 from .geometry import cells_of
+from .legal import SIMULTANEOUS_EVENTS, listed, rescore_candidates, special_seat, wrong_step
 from .queries import (
     FACES,
     can_exchange,
@@ -48,18 +65,9 @@ from .queries import (
     storm_sections,
     team_score,
 )
-from .state import Phase, Stage, State, Turn
+from .state import EventPrompt, Phase, Stage, State, Turn
 
-__all__ = ["auto_events", "special_seat"]
-
-
-def special_seat(state: State) -> int | None:
-    order = state.special_order
-    for i in range(len(order)):
-        seat = order[(state.special_next + i) % len(order)]
-        if not state.players[seat].passed:
-            return seat
-    return None
+__all__ = ["answer_event", "auto_events"]
 
 
 def board_size(state: State) -> int:
@@ -154,14 +162,6 @@ def _in_turn(state: State, t: Turn) -> list[Event]:
             assert_never(t.stage)
 
 
-def rescore_candidates(state: State) -> list[str]:
-    t = state.turn
-    assert t is not None
-    p = state.players[t.seat]
-    pool = p.library if ACTIONS[t.card].kind == "book" else p.guests
-    return [c for c in pool if c != t.card and c not in t.rescored]
-
-
 def _reveal(state: State, ctx: Context) -> list[Event]:
     card_id = state.task_deck[0]
     card = TASKS[card_id]
@@ -249,3 +249,99 @@ def _draw(state: State, ctx: Context) -> list[Event]:
             n = len(pile)
         out.append(ActionCardsDrawn(seat, n, tuple(pile[:n])))
     return out
+
+
+# -- the answers to an event ------------------------------------------------------------------
+_SCORE_DAYS = ("feast", "study")
+
+
+def answer_event(tx: Transaction[State, Event], seat: Seat, cmd: C.Command) -> None:
+    """``seat`` answers the event waiting in ``tx.state``."""
+    state = tx.state
+    ev = state.event
+    assert ev is not None
+    match cmd:
+        case C.RespondFeastDay(guests=cards, rewards=rewards) if ev.kind == "feast":
+            _score_day_checks(cards, rewards, state.players[seat].guests, "guests")
+            listed(state, seat, cmd, "that is not a reward of that guest", "wrong_reward")
+            _answer(tx, ev, seat, _score_choice(cards, rewards))
+        case C.RespondStudyDay(books=cards, rewards=rewards) if ev.kind == "study":
+            _score_day_checks(cards, rewards, state.players[seat].library, "books")
+            listed(state, seat, cmd, "that is not a reward of that book", "wrong_reward")
+            _answer(tx, ev, seat, _score_choice(cards, rewards))
+        case C.PayEvent(pay=pay, building=building) if ev.kind not in _SCORE_DAYS:
+            listed(
+                state,
+                seat,
+                cmd,
+                "that is not what the event asks you to spend (or you lack the tiles)",
+                "wrong_payment",
+            )
+            if ev.kind in SIMULTANEOUS_EVENTS:
+                _answer(tx, ev, seat, ("pay", building, *pay))
+            else:
+                tx.emit(EventPaid(seat, pay, "card", building))
+        case C.DeclineEvent(lose=lose) if ev.kind not in _SCORE_DAYS:
+            listed(
+                state,
+                seat,
+                cmd,
+                "name a book (fire) or a building with your guest monk (epidemic) to lose",
+                "bad_loss",
+            )
+            if ev.kind in SIMULTANEOUS_EVENTS:
+                _answer(tx, ev, seat, ("decline", lose))
+            else:
+                tx.emit(EventDeclined(seat, lose))
+        case _:
+            raise wrong_step(f"answer the {TASKS[ev.card].kind.replace('_', ' ')} card first")
+
+
+def _score_day_checks(
+    cards: tuple[str, ...], rewards: tuple[str, ...], pool: tuple[str, ...], what: str
+) -> None:
+    if len(cards) != len(rewards):
+        raise InvalidCommand(f"give one reward per card: {len(cards)} {what}, {len(rewards)}")
+    if len(cards) > 2:
+        raise RuleViolation(f"each player can score up to 2 of their {what}", code="too_many")
+    if len(set(cards)) != len(cards):
+        raise RuleViolation("each card scores at most once (DD-47)", code="scored_twice")
+    if any(c not in pool for c in cards):
+        raise RuleViolation(f"you can score only your own {what}", code=f"not_your_{what[:-1]}")
+    if list(cards) != [c for c in pool if c in cards]:
+        raise InvalidCommand(f"list the {what} in the order you hold them", code="bad_order")
+
+
+def _score_choice(cards: tuple[str, ...], rewards: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(f"{c}:{r}" for c, r in zip(cards, rewards, strict=True))
+
+
+def _answer(
+    tx: Transaction[State, Event], ev: EventPrompt, seat: Seat, answer: tuple[str, ...]
+) -> None:
+    """Commit ``seat``'s secret answer; the last one reveals them all and applies them."""
+    tx.emit(ChoiceCommitted(seat, answer))
+    choices = tx.state.choices
+    if not choices.complete:
+        return
+    tx.emit(choices.revealed())
+    if ev.kind in _SCORE_DAYS:
+        # Each player's cards pay their rewards again; a tile out of stock is lost (DD-15).
+        for s in ev.queue:
+            for entry in choices.choice_of(s) or ():
+                card, _, tile = entry.partition(":")
+                gained = capped(tx.state.tile_supply, (tile,) if tile else ())
+                tx.emit(CardRescored(s, card), TilesGained(s, gained, ev.kind))
+            tx.emit(RescoreFinished(s))
+        return
+    for s in ev.queue:  # priority order: the first success takes the card itself
+        a = choices.choice_of(s) or ("decline", "")
+        if a[0] != "pay":
+            tx.emit(EventDeclined(s, a[1]))
+            continue
+        now = tx.state.event
+        assert now is not None
+        reward: EventReward = (
+            "monk" if ev.kind == "new_arrivals" else "card" if now.successes == 0 else "coop"
+        )
+        tx.emit(EventPaid(s, tuple(a[2:]), reward, a[1]))

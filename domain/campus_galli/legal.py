@@ -39,7 +39,6 @@ from .commands import (
     TakeUnfinished,
 )
 from .content import ACTIONS, COLOURS, PLAN, SECTIONS, TASKS, ActionCard
-from .flow import rescore_candidates, special_seat
 from .queries import (
     ALL_LETTERS,
     bag_options,
@@ -63,6 +62,8 @@ __all__ = [
     "SIMULTANEOUS_EVENTS",
     "legal_commands",
     "listed",
+    "rescore_candidates",
+    "special_seat",
     "to_act",
     "wrong_step",
 ]
@@ -86,6 +87,23 @@ def listed(state: State, seat: Seat, command: Command, message: str, code: str) 
     checks ``decide`` makes before this one name the common mistakes, this one the rest."""
     if command not in legal_commands(state, seat):
         raise RuleViolation(message, code=code)
+
+
+def special_seat(state: State) -> int | None:
+    order = state.special_order
+    for i in range(len(order)):
+        seat = order[(state.special_next + i) % len(order)]
+        if not state.players[seat].passed:
+            return seat
+    return None
+
+
+def rescore_candidates(state: State) -> list[str]:
+    t = state.turn
+    assert t is not None
+    p = state.players[t.seat]
+    pool = p.library if ACTIONS[t.card].kind == "book" else p.guests
+    return [c for c in pool if c != t.card and c not in t.rescored]
 
 
 def to_act(state: State) -> frozenset[Seat]:
