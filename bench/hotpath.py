@@ -12,7 +12,8 @@ them.
 What is faked: the socket. Each seat's ``game_socket`` runs against a stand-in WebSocket
 whose ``receive`` hands it the client's next text message and whose raw sender looks like
 uvicorn's ``websockets-sansio`` protocol, so the direct writer (``server.ws.direct_writer``)
-is used as in production; a written frame is only kept, not framed or sent. The client is
+is used as in production; a written frame is framed
+(a real sans-I/O connection, open) but not sent. The client is
 as cheap as a client can be: it knows the swap game's turns, so it never parses an update;
 when the mover's own update arrives (it carries the ``command_id``) it queues the other
 seat's next command, a pre-built string. ``--games`` matches are played at once (like the
@@ -44,6 +45,8 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, cast
 
 from starlette.websockets import WebSocket
+from websockets.protocol import State as WsState
+from websockets.server import ServerProtocol
 
 from server import Settings, create_app
 from server.games import SeatClaim
@@ -54,24 +57,14 @@ from .swapgame import HAND, MOVES, bench_registry
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
-class _Conn:
-    """The sans-I/O connection's two methods the direct writer calls."""
-
-    def __init__(self) -> None:
-        self.out: list[bytes] = []
-
-    def send_text(self, data: bytes) -> None:
-        self.out.append(data)
-
-    def data_to_send(self) -> list[bytes]:
-        out, self.out = self.out, []
-        return out
-
-
 class _Transport:
     def __init__(self, on_write: Callable[[bytes], None]) -> None:
-        self.write = on_write
-        self.frames = 0
+        self.on_write = on_write
+
+    def write(self, data: bytes) -> None:
+        """One server frame (unmasked, no extension): its payload to the client."""
+        n = data[1] & 0x7F
+        self.on_write(data[2 if n < 126 else 4 if n == 126 else 10 :])
 
     def is_closing(self) -> bool:
         return False
@@ -88,7 +81,9 @@ class WebSocketsSansIOProtocol:
 
     def __init__(self, on_write: Callable[[bytes], None]) -> None:
         self.close_sent = False
-        self.conn = _Conn()
+        # A real sans-I/O connection, open: the direct writer frames as for a real socket.
+        self.conn = ServerProtocol()
+        self.conn.state = WsState.OPEN
         self.transport = _Transport(on_write)
 
     async def send(self, message: Any) -> None:

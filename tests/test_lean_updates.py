@@ -448,3 +448,63 @@ async def test_an_old_client_is_told_the_protocol_version(
     error = await p.recv()
     assert error["code"] == "unsupported_version" and "version 2" in error["message"]
     await p.close()
+
+
+def test_direct_frames_are_the_frames_websockets_makes() -> None:
+    """``direct_writer`` frames a text message itself when the connection is plainly open
+    (no extension, nothing queued): byte for byte what websockets would write, and a
+    client's parser reads the very messages back, in order, with the other path's."""
+    from websockets.frames import Frame, Opcode
+    from websockets.protocol import CLIENT, Protocol, State
+    from websockets.server import ServerProtocol
+
+    from server.ws import RAW_SEND, direct_writer, text_frame_header
+
+    for n in (0, 1, 125, 126, 127, 65535, 65536, 70000):
+        payload = b"x" * n
+        made = Frame(Opcode.TEXT, payload).serialize(mask=False, extensions=[])
+        assert text_frame_header(n) + payload == made, n
+
+    class Transport:
+        def __init__(self) -> None:
+            self.out: list[bytes] = []
+
+        def write(self, data: bytes) -> None:
+            self.out.append(data)
+
+        def is_closing(self) -> bool:
+            return False
+
+        def get_write_buffer_size(self) -> int:
+            return 0
+
+    class WebSocketsSansIOProtocol:  # uvicorn's class, as the writer recognises it
+        def __init__(self) -> None:
+            self.close_sent = False
+            self.conn = ServerProtocol()
+            self.conn.state = State.OPEN
+            self.transport = Transport()
+
+        async def send(self, message: Any) -> None:
+            raise AssertionError("not through ASGI")
+
+    proto = WebSocketsSansIOProtocol()
+    ws: Any = type("Ws", (), {"scope": {RAW_SEND: proto.send}})()
+    write = direct_writer(ws)
+    assert write is not None
+    messages = [b'{"type":"update"}', "é".encode() * 100, b"y" * 70000]
+    assert write(messages[0]) and write(messages[1])
+    proto.conn.send_frame(Frame(Opcode.PONG, b"p"))  # queued by uvicorn, not yet written
+    assert write(messages[2])  # the other path: after what was queued
+    client = Protocol(CLIENT, state=State.OPEN, max_size=None)
+    client.receive_data(b"".join(proto.transport.out))
+    got = [(f.opcode, f.data) for f in client.events_received()]
+    text = Opcode.TEXT
+    assert got == [
+        (text, messages[0]),
+        (text, messages[1]),
+        (Opcode.PONG, b"p"),
+        (text, messages[2]),
+    ]
+    proto.conn.state = State.CLOSING
+    assert not write(b"late")  # closing: nothing written, the hub drops it
