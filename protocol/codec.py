@@ -17,7 +17,13 @@ from cattrs.strategies import configure_tagged_union
 from domain.errors import InvalidCommand, UnknownCommand
 from domain.game import Game
 
-from .messages import CLIENT_MESSAGES, SERVER_MESSAGES, ClientMessage, ServerMessage
+from .messages import (
+    CLIENT_MESSAGES,
+    SERVER_MESSAGES,
+    ClientMessage,
+    SendCommand,
+    ServerMessage,
+)
 
 __all__ = [
     "GameCodec",
@@ -129,8 +135,26 @@ def decode_client(data: bytes | str) -> ClientMessage:
         raw = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise ProtocolError("bad_json", f"the message is not valid JSON: {exc}") from None
+    if type(raw) is dict and raw.get("type") == "command" and raw.keys() <= _COMMAND_KEYS:
+        # The message nearly every socket sends: when it is exactly well formed it is built
+        # here, as the converter would build it; anything else (a missing or extra field, a
+        # wrong type) goes to the converter, whose refusals are the codes clients know.
+        cid, command, expected = (
+            raw.get("command_id"),
+            raw.get("command"),
+            raw.get("expected_version"),
+        )
+        if (
+            type(cid) is str
+            and type(command) is dict
+            and (expected is None or type(expected) is int)
+        ):
+            return SendCommand(cid, command, expected)
     message: ClientMessage = _structure_tagged(raw, CLIENT_MESSAGES, ClientMessage)
     return message
+
+
+_COMMAND_KEYS = frozenset({"type", "command_id", "command", "expected_version"})
 
 
 def decode_server(data: bytes | str) -> ServerMessage:
@@ -143,11 +167,16 @@ def decode_server(data: bytes | str) -> ServerMessage:
     return message
 
 
+_TAGS: dict[tuple[type, ...], list[str]] = {}
+
+
 def _structure_tagged(raw: Any, classes: tuple[type, ...], union: Any) -> Any:
     if not isinstance(raw, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
     tag = raw.get("type")
-    names = [_tag(c) for c in classes]
+    names = _TAGS.get(classes)
+    if names is None:
+        names = _TAGS[classes] = [_tag(c) for c in classes]
     if tag not in names:
         raise ProtocolError(
             "unknown_message", f"unknown message type {tag!r}; expected one of {names}"
@@ -188,6 +217,27 @@ def _plain_fields(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields)
 
 
+_MISSING: Any = object()
+
+
+def _scalar_fields(cls: type) -> tuple[tuple[str, type], ...]:
+    """(name, type) of each field of an attrs class whose fields are all plain ``str``,
+    ``int``, ``bool`` or ``float`` under their own names; () for any other class."""
+    if not attrs.has(cls):
+        return ()
+    try:
+        hints = typing.get_type_hints(cls)
+    except (NameError, TypeError):
+        return ()
+    out = []
+    for f in attrs.fields(cls):
+        tp = hints.get(f.name)
+        if tp not in (str, int, bool, float) or f.alias != f.name or not f.init:
+            return ()
+        out.append((f.name, tp))
+    return tuple(out)
+
+
 class GameCodec(Generic[T]):
     """Commands, events and views of one game type to and from JSON-ready values.
 
@@ -214,6 +264,7 @@ class GameCodec(Generic[T]):
         self._encoded: dict[Any, dict[str, Any]] = {}
         self._by_id: dict[int, tuple[Any, dict[str, Any]]] = {}
         self._plain: dict[type, tuple[str, ...]] = {}
+        self._quick: dict[type, tuple[tuple[str, type], ...]] = {}
         self.events: dict[str, type] = {e.__name__: e for e in game.event_types}
         for cls in (*game.command_types, *game.event_types):
             attrs.resolve_types(cls)
@@ -276,6 +327,18 @@ class GameCodec(Generic[T]):
             raise UnknownCommand(
                 f"{self.game.title} has no command {name!r}; commands: {sorted(self.commands)}"
             )
+        quick = self._quick.get(cls)
+        if quick is None:
+            quick = self._quick[cls] = _scalar_fields(cls)
+        if quick and len(fields) == len(quick):
+            # Every field present with exactly its scalar type: what the strict converter
+            # would accept, built directly; anything else goes to it for its message.
+            for key, tp in quick:
+                value = fields.get(key, _MISSING)
+                if type(value) is not tp and not (tp is float and type(value) is int):
+                    break
+            else:
+                return cls(**fields)
         try:
             return self._conv.structure(fields, cls)
         except Exception as exc:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
 import orjson
 import pytest
 
@@ -129,3 +132,70 @@ def test_fast_message_encoding_matches_the_converter() -> None:
     converted = Update(3, message.events, [0], view=codec.encode_view(view), legal=[])
     assert orjson.loads(codec.message_bytes(message)) == orjson.loads(encode(converted))
     assert decode_server(codec.message_bytes(message)).view["piles"][0]["hidden"] == [1, 3]
+
+
+def _outcome(decode: Any, value: Any) -> Any:
+    try:
+        return ("ok", decode(value))
+    except (ProtocolError, InvalidCommand, UnknownCommand) as exc:
+        return (type(exc).__name__, exc.code, str(exc), getattr(exc, "details", None))
+
+
+def test_the_quick_command_decoding_accepts_and_refuses_as_the_converter_does() -> None:
+    """``decode_client`` builds a well-formed ``command`` message itself, and a game codec
+    a command of plain scalar fields; every other input goes to the converter. Both must
+    give the same message, or the same refusal (code, text, details), as the converter
+    alone."""
+    from protocol.codec import _structure_tagged
+    from protocol.messages import ClientMessage
+
+    def slow_client(text: str) -> Any:
+        return _structure_tagged(orjson.loads(text), CLIENT_MESSAGES, ClientMessage)
+
+    cases = [
+        {"type": "command", "command_id": "c1", "command": {"type": "Draw"}},
+        {"type": "command", "command_id": "c1", "command": {}, "expected_version": 3},
+        {"type": "command", "command_id": "c1", "command": {}, "expected_version": None},
+        {"type": "command", "command_id": "c1", "command": {}, "expected_version": True},
+        {"type": "command", "command_id": "c1", "command": {}, "expected_version": 2.0},
+        {"type": "command", "command_id": 7, "command": {}},
+        {"type": "command", "command_id": "c1", "command": []},
+        {"type": "command", "command_id": "c1"},
+        {"type": "command", "command": {}},
+        {"type": "command", "command_id": "c1", "command": {}, "extra": 1},
+        {"type": "ping", "nonce": 1},
+        {"type": "nope"},
+        [1, 2],
+    ]
+    for case in cases:
+        text = orjson.dumps(case).decode()
+        assert _outcome(decode_client, text) == _outcome(slow_client, text), case
+
+    @attrs.frozen
+    class Mark:
+        cell: int
+        label: str
+        sure: bool
+        weight: float
+
+    game: Any = type(
+        "G", (), {"title": "G", "name": "g", "command_types": (Mark,), "event_types": ()}
+    )()
+    quick, slow = GameCodec(game), GameCodec(game)
+    slow._quick = {Mark: ()}  # the converter only
+    good = {"type": "Mark", "cell": 1, "label": "a", "sure": False, "weight": 2}
+    commands = [
+        good,
+        {**good, "weight": 2.5},
+        {**good, "cell": True},
+        {**good, "cell": 1.0},
+        {**good, "sure": 1},
+        {**good, "label": None},
+        {**good, "extra": 0},
+        {k: v for k, v in good.items() if k != "label"},
+        {**good, "type": "Other"},
+    ]
+    for raw in commands:
+        assert _outcome(quick.decode_command, raw) == _outcome(slow.decode_command, raw), raw
+    assert quick.decode_command(good) == Mark(1, "a", False, 2)
+    assert quick._quick[Mark]  # the quick path was the one taken
