@@ -3,9 +3,11 @@
 Every process keeps the projection current for the games it appends to: after each
 successful append of its own (the service's listeners hear of it with the command id), the
 game is marked dirty, and a background task writes the summaries of the dirty games in one
-batch (a burst of commands on one game costs one write). A listing first writes this
-process's own pending summaries (so a client sees the game it just created or moved), then
-reads the projection: one script call, whatever the number of games, no game loaded.
+batch (a burst of commands on one game costs one write); a game changed only by moves
+waits up to ``MOVE_SECONDS`` so a fast game does not cost a write per move. A listing
+first writes this process's own pending summaries (so a client sees the game it just
+created or moved), then reads the projection: one script call, whatever the number of
+games, no game loaded.
 
 On Redis (keys under the prefix, all with the hash tag ``{lobby}``, so they live in one
 Cluster slot and one script may touch them all; they span games, so they are written
@@ -39,7 +41,7 @@ from typing import Any
 import orjson
 
 from .errors import ServiceError
-from .games import GameRecord, GameService, LogEntry
+from .games import COMMAND_ACCEPTED, PLATFORM, GameRecord, GameService, LogEntry
 
 __all__ = ["STATUSES", "Lobby", "MemoryLobby", "RedisLobby", "lobby_for"]
 
@@ -48,11 +50,24 @@ log = logging.getLogger("cloister.lobby")
 STATUSES = ("open", "running", "finished")
 COALESCE_SECONDS = 0.02
 """How long the writer waits after the first dirty game, so a burst is one write."""
+MOVE_SECONDS = 1.0
+"""How long a summary changed only by a move (the same status) may wait before it is
+written: the version and whose turn it is are all that changes, and this process's own
+listing writes it first anyway. A game played fast would otherwise cost one summary write
+per move."""
 BATCH = 200
 """Summaries per write; games per step of the scan."""
 
 Item = tuple[str, int, float, str, bytes]
 """(game id, version, created, status, summary JSON)."""
+
+
+def _a_move(rec: GameRecord, entries: list[LogEntry], status: str | None) -> bool:
+    """Whether these entries change the game's summary only as any move does (the version,
+    whose turn): game events and accepted commands, the status as last written."""
+    if status is None or rec.status != status:
+        return False
+    return all(e.type == COMMAND_ACCEPTED or not e.type.startswith(PLATFORM) for e in entries)
 
 
 def item(rec: GameRecord) -> Item:
@@ -64,6 +79,11 @@ class Lobby:
 
     def __init__(self) -> None:
         self._dirty: dict[str, GameRecord] = {}
+        self._later: dict[str, GameRecord] = {}
+        """Games changed only by moves since their last write (``MOVE_SECONDS``)."""
+        self._later_at = 0.0
+        self._written: dict[str, str] = {}
+        """The status of each running or open game's last summary handed to the writer."""
         self._wake = asyncio.Event()
         self._flushing = asyncio.Lock()
         self.written = 0
@@ -76,15 +96,40 @@ class Lobby:
         """The service's listener: this process's own appends carry their command id (a
         catch-up of another process's append does not: that process writes it)."""
         if command_id is not None and entries:
-            self.touch(rec)
+            self.touch(rec, urgent=not _a_move(rec, entries, self._written.get(rec.id)))
 
-    def touch(self, rec: GameRecord) -> None:
-        self._dirty[rec.id] = rec
-        self._wake.set()
+    def touch(self, rec: GameRecord, urgent: bool = True) -> None:
+        """Mark the game's summary for writing: now (within ``COALESCE_SECONDS``), or, if
+        not ``urgent`` (a move), within ``MOVE_SECONDS``."""
+        if urgent or rec.id in self._dirty:
+            self._dirty[rec.id] = rec
+            self._later.pop(rec.id, None)
+            status = rec.status
+            if status == "finished":
+                self._written.pop(rec.id, None)  # it moves no more
+            else:
+                self._written[rec.id] = status
+            self._wake.set()
+            return
+        if not self._later:
+            self._later_at = asyncio.get_running_loop().time()
+            self._wake.set()  # the writer starts counting
+        self._later[rec.id] = rec
 
-    async def flush(self) -> None:
-        """Write every pending summary (waits for a write under way)."""
+    def _take_later(self, force: bool) -> None:
+        """Move the waiting moves' games to the dirty ones (all, or once they are due)."""
+        if self._later and (
+            force or asyncio.get_running_loop().time() - self._later_at >= MOVE_SECONDS
+        ):
+            for gid, rec in self._later.items():
+                self._dirty.setdefault(gid, rec)
+            self._later = {}
+
+    async def flush(self, moves: bool = True) -> None:
+        """Write every pending summary (waits for a write under way); ``moves`` False:
+        those changed only by moves only once they are due."""
         async with self._flushing:
+            self._take_later(force=moves)
             while self._dirty:
                 batch, self._dirty = self._dirty, {}
                 recs = list(batch.values())
@@ -99,12 +144,19 @@ class Lobby:
 
     async def run(self) -> None:
         """The background writer (runs for the app's lifetime)."""
+        loop = asyncio.get_running_loop()
         while True:
-            await self._wake.wait()
+            if self._later and not self._dirty:
+                due = self._later_at + MOVE_SECONDS - loop.time()
+                if due > 0:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._wake.wait(), due)
+            else:
+                await self._wake.wait()
             self._wake.clear()
             await asyncio.sleep(COALESCE_SECONDS)
             try:
-                await self.flush()
+                await self.flush(moves=False)
             except Exception as exc:
                 log.warning("lobby summaries not written (%s); retrying", exc)
                 await asyncio.sleep(1.0)

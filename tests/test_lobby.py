@@ -185,3 +185,43 @@ async def test_two_processes_list_each_others_games_and_load_none(two: list[str]
         for bad in ("0", "1001", "x"):
             r = await ca.get("/api/games", params={"limit": bad})
             assert r.status_code == 400 and r.json()["error"]["code"] == "bad_request"
+
+
+async def test_a_move_waits_for_the_lobby_a_status_change_does_not() -> None:
+    """A summary changed only by a move may wait up to ``MOVE_SECONDS`` (a fast game
+    would cost a write per move); seats, the start and the end are written at once, and a
+    listing of this process writes every pending one first."""
+    from server.lobby import MOVE_SECONDS
+
+    store = MemoryStore()
+    service = GameService(store, default_registry())
+    lobby = MemoryLobby(store)
+    service.listeners.append(lobby.on_entries)
+    rec, _ = await service.create_table(
+        "high-card", None, None, [SeatClaim("ann"), SeatClaim("bob")]
+    )
+    assert rec.id in lobby._dirty  # created and started: at once
+    await lobby.flush(moves=False)
+
+    async def move() -> None:
+        seat = rec.to_act()[0]
+        command = rec.game.legal_commands(rec.state, seat)[0]
+        await service.command(rec, seat, f"c{rec.version}", rec.codec.encode_command(command))
+
+    await move()
+    assert rec.id in lobby._later and rec.id not in lobby._dirty
+    written = lobby.written
+    await lobby.flush(moves=False)  # what the background writer does before it is due
+    assert lobby.written == written
+    lobby._later_at -= MOVE_SECONDS  # due now
+    await lobby.flush(moves=False)
+    assert lobby.written == written + 1 and not lobby._later
+    await move()
+    [listed] = await lobby.listing(None, 10)
+    assert b'"version":%d' % rec.version not in listed  # still waiting
+    await lobby.flush()  # what a listing does first
+    [listed] = await lobby.listing(None, 10)
+    assert b'"version":%d' % rec.version in listed
+    while not rec.terminal:
+        await move()
+    assert rec.id in lobby._dirty  # finished: at once
