@@ -353,7 +353,7 @@ def full_view(state: State, prompt: Callable[[State, Viewer], str]) -> CampusVie
             )
         )
     bag: dict[str, dict[str, int]] = {}
-    for s in state.bag:
+    for s in sorted(state.bag):  # a frozenset: its order differs between processes
         sec = SECTIONS[s]
         bag.setdefault(sec.shape, {}).setdefault(sec.colour, 0)
         bag[sec.shape][sec.colour] += 1
