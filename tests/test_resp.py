@@ -64,3 +64,23 @@ async def test_a_killed_connection_fails_pending_calls_then_reconnects(key_prefi
         assert await conn.execute("CLIENT", "ID") != my_id
     finally:
         await conn.close()
+
+
+async def test_bells_already_received_are_handed_out_in_order_without_waiting() -> None:
+    """``_Bells.next`` takes a bell that is already queued at once, in order; once a
+    node's subscription ended and nothing is queued, it raises what ended it."""
+    from server.store.redis import RedisStore, _Bells
+
+    store = RedisStore("redis://127.0.0.1:1/0", "unused")  # never connects
+    try:
+        bells = _Bells(store)
+        bells._out.put_nowait((b"a", b"1"))
+        bells._out.put_nowait((b"b", None))
+        assert await bells.next() == (b"a", b"1")
+        assert await bells.next() == (b"b", None)
+        bells._failed.set_result(ConnectionError("gone"))
+        with pytest.raises(ConnectionError, match="gone"):
+            await bells.next()
+        await bells.close()
+    finally:
+        await store.close()

@@ -537,6 +537,10 @@ class _Bells:
     async def next(self) -> tuple[bytes, bytes | None]:
         """The next (channel, data) (data None: subscribed); raises what ended a node's
         subscription."""
+        if not self._out.empty() and not self._failed.done():
+            # Bells arrive in bursts (one per append, own appends too): take what is
+            # already here without a task and a wait per bell.
+            return self._out.get_nowait()
         got = self._got = asyncio.ensure_future(self._out.get())
         waits: list[asyncio.Future[Any]] = [got, self._failed]
         await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
