@@ -102,3 +102,46 @@ def test_the_turn_order_bid_counts_anti_catholicism_on_the_lower_side() -> None:
     assert _bid(Catholic(), [card]) == 0  # type: ignore[arg-type]
     ant = lum.stat("ANT")
     assert _bid(Anti(), [card]) == max(min(ant, lum.stat("SCI")), 0)  # type: ignore[arg-type]
+
+
+def test_an_attack_that_pays_comes_before_a_strong_luminary_action() -> None:
+    """Soldiers and an Advance luminary in the declared stack, a scoring turn next: the bot
+    takes the city rather than the track step (the state-reading bot took the step)."""
+    from domain.bots import bot_move
+    from domain.game import fold
+    from domain.randomness import Context, Rng
+    from domain.road_to_enlightenment.commands import DeclareAttack, DeclareLuminaryAction
+    from domain.road_to_enlightenment.content import content
+    from domain.road_to_enlightenment.state import replace
+    from tests.road_to_enlightenment.road_helpers import new_game
+
+    state, _ = new_game(3, "short", 11)
+    lums = content().luminaries
+    soldiers = sorted(
+        (c for c, lum in lums.items() if lum.power is None), key=lambda c: -lums[c].stat("MIL")
+    )[:3]
+    advance = sorted(
+        c
+        for c, lum in lums.items()
+        if lum.power is not None and lum.power.kind == "ACTION" and lum.power.type == "ADVANCE"
+    )[0]
+    rng = Rng(1)
+    steps = 0
+    while state.stage.kind != "declare":
+        seat = min(GAME.to_act(state))
+        command = bot_move(GreedyBot(), GAME, state, seat, rng)
+        state = fold(GAME, state, GAME.decide(state, seat, command, Context.seeded(steps)))
+        steps += 1
+    seat, slot = state.stage.seat, state.stage.n
+    p = state.players[seat]
+    stack = (*soldiers, advance)
+    slots = tuple(stack if i == slot - 1 else s for i, s in enumerate(p.slots))
+    players = list(state.players)
+    players[seat] = replace(
+        p, slots=slots, coins=14, hand=tuple(c for c in p.hand if c not in stack)
+    )
+    state = replace(state, players=tuple(players), turn=4)
+    legal = GAME.legal_commands(state, seat)
+    assert any(isinstance(c, DeclareLuminaryAction) and c.card == advance for c in legal)
+    assert any(isinstance(c, DeclareAttack) for c in legal)
+    assert isinstance(bot_move(GreedyBot(), GAME, state, seat, rng), DeclareAttack)
