@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -332,19 +332,35 @@ async def _until_lobby(
     return summary
 
 
-async def test_a_game_nobody_loads_times_out_after_a_restart(key_prefix: str) -> None:
-    """Nobody comes back to the game after its server stopped: a fresh process, with no
-    client at all, finds the game in the deadline index and hands the seat to the bot."""
-    now = FakeTime()
+async def _expired_while_down(
+    key_prefix: str,
+    now: FakeTime,
+    while_down: Callable[[str], Awaitable[None]] | None = None,
+) -> list[dict[str, Any]]:
+    """A clocked two-seat game created, its server stopped, ``while_down`` done to it, seat
+    0's decision run out (25 s of a 20 s clock) while no process is up; then a fresh
+    process with no client, until the bot holds seat 0: the game's log as it then says."""
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
         async with http(base) as c:
             gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:20"})
-    now.advance(25)  # seat 0's decision runs out while no process is up
+    if while_down is not None:
+        await while_down(gid)
+    now.advance(25)
     with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
         summary = await _until_lobby(base, gid, lambda g: g["seats"][0]["stand_in"] is not None)
         assert summary["seats"][0]["stand_in"] == "random"
         async with http(base) as c:
-            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+            events: list[dict[str, Any]] = (await c.get(f"/api/games/{gid}/events")).json()[
+                "events"
+            ]
+    return events
+
+
+async def test_a_game_nobody_loads_times_out_after_a_restart(key_prefix: str) -> None:
+    """Nobody comes back to the game after its server stopped: a fresh process, with no
+    client at all, finds the game in the deadline index and hands the seat to the bot."""
+    now = FakeTime()
+    log = await _expired_while_down(key_prefix, now)
     expired = [e["data"] for e in log if e["type"] == "cloister.ClockExpired"]
     assert expired == [{"seat": 0, "at": now.ms}]
 
@@ -385,16 +401,11 @@ async def test_a_game_missing_from_the_deadline_index_times_out_after_a_restart(
     """The index is a cache of the logs: a game it lacks is found at start-up and its
     clock runs out as its log says (once), and the best bot plays on for the seat."""
     now = FakeTime()
-    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
-        async with http(base) as c:
-            gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:20"})
-    await _forget_index_entry(redis_store, gid)
-    now.advance(25)
-    with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
-        summary = await _until_lobby(base, gid, lambda g: g["seats"][0]["stand_in"] is not None)
-        assert summary["seats"][0]["stand_in"] == "random"
-        async with http(base) as c:
-            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+
+    async def forget(gid: str) -> None:
+        await _forget_index_entry(redis_store, gid)
+
+    log = await _expired_while_down(key_prefix, now, forget)
     expired = [e["data"] for e in log if e["type"] == "cloister.ClockExpired"]
     assert expired == [{"seat": 0, "at": now.ms}]
     handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
