@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import signal
@@ -64,14 +65,22 @@ def worker(p: Player) -> str:
 
 
 async def on_another_worker(base: str, gid: str, token: str | None, not_on: str) -> Player:
-    """Connect until the socket lands on a worker other than ``not_on``."""
-    for _ in range(60):
+    """Connect until the socket lands on a worker other than ``not_on``.
+
+    For up to a minute, with a pause between tries: health answers as soon as one worker
+    is up, and on a loaded machine the other may still be starting (its Redis, its
+    games) or lose every race for the shared socket's accepts for a while."""
+    deadline = time.monotonic() + 60
+    tries = 0
+    while time.monotonic() < deadline:
         p = Player(base, gid, token)
         await p.connect()
         if worker(p) != not_on:
             return p
         await p.close()
-    raise AssertionError("every connection landed on the same worker")
+        tries += 1
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"every connection landed on the same worker ({tries} tries in 60 s)")
 
 
 async def test_two_workers_one_game_players_and_spectators_on_different_workers(

@@ -441,7 +441,10 @@ class CloisterApp(App[int]):
 
     def message(self, text: str, style: str = "") -> None:
         self.said = text
-        self.query_one("#message", Static).update(Text(text, style=style))
+        # An answer may arrive while the app is closing (its screen already gone): the
+        # sentence is kept in ``said``, there is nothing left to draw it on.
+        with contextlib.suppress(NoMatches):
+            self.query_one("#message", Static).update(Text(text, style=style))
 
     # -- replay ---------------------------------------------------------------------------------
     def step_to(self, version: int) -> None:
