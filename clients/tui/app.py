@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
@@ -443,7 +443,7 @@ class CloisterApp(App[int]):
         self.said = text
         # An answer may arrive while the app is closing (its screen already gone): the
         # sentence is kept in ``said``, there is nothing left to draw it on.
-        with contextlib.suppress(NoMatches):
+        with contextlib.suppress(NoMatches, ScreenStackError):
             self.query_one("#message", Static).update(Text(text, style=style))
 
     # -- replay ---------------------------------------------------------------------------------

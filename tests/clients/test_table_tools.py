@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -277,3 +277,14 @@ async def test_plain_play_undoes_and_says_why_not(live_server: Any, tmp_path: An
     async with Api(live_server.url) as api:
         log = (await api.events(gid))["events"]
     assert [e["data"]["commands"] for e in log if e["type"] == "cloister.Undone"] == [1]
+
+
+def test_a_sentence_that_arrives_with_no_screen_left_is_kept_not_a_crash() -> None:
+    """An answer (the undo's sentence) can reach the app while it closes, its screen gone:
+    the app keeps the sentence and draws nothing (it crashed with NoMatches before)."""
+    from clients.tui.app import CloisterApp
+    from clients.tui.source import ReplaySource
+
+    app = CloisterApp(ReplaySource(cast(Any, None), "g-none"))
+    app.message("Taken back: your last move.")
+    assert app.said == "Taken back: your last move."
