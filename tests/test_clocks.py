@@ -336,19 +336,27 @@ async def _expired_while_down(
     key_prefix: str,
     now: FakeTime,
     while_down: Callable[[str], Awaitable[None]] | None = None,
+    *,
+    absent: bool = False,
 ) -> list[dict[str, Any]]:
-    """A clocked two-seat game created, its server stopped, ``while_down`` done to it, seat
-    0's decision run out (25 s of a 20 s clock) while no process is up; then a fresh
-    process with no client, until the bot holds seat 0: the game's log as it then says."""
+    """A two-seat game created, its server stopped, ``while_down`` done to it, and then,
+    while no process is up, seat 0's decision run out (25 s of a ``move:20`` clock) or,
+    with ``absent``, both players away too long (61 s of ``absent: 60``, no clock); then a
+    fresh process with no client, until the bot holds seat 0 (every seat, with ``absent``):
+    the game's log as it then says."""
+    options: dict[str, Any] = {"players": 2, **({"absent": 60} if absent else {"clock": "move:20"})}
     with running_server(key_prefix, now=now, clock_tick=0.05) as base:
         async with http(base) as c:
-            gid, _tokens = await new_game(c, "high-card", {"players": 2, "clock": "move:20"})
+            gid, _tokens = await new_game(c, "high-card", options)
     if while_down is not None:
         await while_down(gid)
-    now.advance(25)
+    now.advance(61 if absent else 25)
     with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
-        summary = await _until_lobby(base, gid, lambda g: g["seats"][0]["stand_in"] is not None)
-        assert summary["seats"][0]["stand_in"] == "random"
+        if absent:
+            await _until_lobby(base, gid, lambda g: all(s["stand_in"] for s in g["seats"]))
+        else:
+            summary = await _until_lobby(base, gid, lambda g: g["seats"][0]["stand_in"] is not None)
+            assert summary["seats"][0]["stand_in"] == "random"
         async with http(base) as c:
             events: list[dict[str, Any]] = (await c.get(f"/api/games/{gid}/events")).json()[
                 "events"
@@ -370,15 +378,7 @@ async def test_a_game_nobody_comes_back_to_hands_the_absent_seat_over_after_a_re
 ) -> None:
     """No clock, and its players never connect again: their absence runs out while no
     process is up, and a fresh process finds the game in the deadline index."""
-    now = FakeTime()
-    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
-        async with http(base) as c:
-            gid, _tokens = await new_game(c, "high-card", {"players": 2, "absent": 60})
-    now.advance(61)
-    with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
-        await _until_lobby(base, gid, lambda g: all(s["stand_in"] for s in g["seats"]))
-        async with http(base) as c:
-            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+    log = await _expired_while_down(key_prefix, FakeTime(), absent=True)
     handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
     # seat 0 first; then (the bot drew for it) seat 1, away as long
     assert [(h["seat"], h["reason"]) for h in handed] == [(0, "absent"), (1, "absent")]
@@ -417,16 +417,11 @@ async def test_an_absent_seat_is_handed_over_after_a_restart_lost_the_index_writ
 ) -> None:
     """No clock; the game started with the append after the one its entry was dropped at
     (open, nothing to look at), and its process died before writing the entry again."""
-    now = FakeTime()
-    with running_server(key_prefix, now=now, clock_tick=0.05) as base:
-        async with http(base) as c:
-            gid, _tokens = await new_game(c, "high-card", {"players": 2, "absent": 60})
-    await _forget_index_entry(redis_store, gid, version=1)
-    now.advance(61)
-    with running_server(key_prefix, now=now, clock_tick=0.05, clock_watch=0.05) as base:
-        await _until_lobby(base, gid, lambda g: all(s["stand_in"] for s in g["seats"]))
-        async with http(base) as c:
-            log = (await c.get(f"/api/games/{gid}/events")).json()["events"]
+
+    async def drop_at_creation(gid: str) -> None:
+        await _forget_index_entry(redis_store, gid, version=1)
+
+    log = await _expired_while_down(key_prefix, FakeTime(), drop_at_creation, absent=True)
     handed = [e["data"] for e in log if e["type"] == "cloister.SeatHandedToBot"]
     assert [(h["seat"], h["reason"]) for h in handed] == [(0, "absent"), (1, "absent")]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bench.bots import vs_legacy, vs_random
@@ -52,7 +54,6 @@ def test_greedy_attacks_when_it_clearly_pays() -> None:
     """A stack of the strongest soldiers, a full treasury, a scoring turn next: the bot
     declares an attack rather than a weak luminary action or a reorganisation."""
     from domain.bots import bot_move
-    from domain.randomness import Rng
     from domain.road_to_enlightenment.commands import DeclareAttack
     from domain.road_to_enlightenment.content import content
     from domain.road_to_enlightenment.state import replace
@@ -64,16 +65,7 @@ def test_greedy_attacks_when_it_clearly_pays() -> None:
         (c for c, lum in lums.items() if lum.power is None),
         key=lambda c: -lums[c].stat("MIL"),
     )[:4]
-    rng = Rng(1)
-    from domain.game import fold
-    from domain.randomness import Context
-
-    steps = 0
-    while state.stage.kind != "declare":
-        seat = min(GAME.to_act(state))
-        command = bot_move(GreedyBot(), GAME, state, seat, rng)
-        state = fold(GAME, state, GAME.decide(state, seat, command, Context.seeded(steps)))
-        steps += 1
+    state, rng = _greedy_to_declare(state)
     seat, slot = state.stage.seat, state.stage.n
     p = state.players[seat]
     slots = tuple(tuple(soldiers) if i == slot - 1 else s for i, s in enumerate(p.slots))
@@ -108,8 +100,6 @@ def test_an_attack_that_pays_comes_before_a_strong_luminary_action() -> None:
     """Soldiers and an Advance luminary in the declared stack, a scoring turn next: the bot
     takes the city rather than the track step (the state-reading bot took the step)."""
     from domain.bots import bot_move
-    from domain.game import fold
-    from domain.randomness import Context, Rng
     from domain.road_to_enlightenment.commands import DeclareAttack, DeclareLuminaryAction
     from domain.road_to_enlightenment.content import content
     from domain.road_to_enlightenment.state import replace
@@ -125,13 +115,7 @@ def test_an_attack_that_pays_comes_before_a_strong_luminary_action() -> None:
         for c, lum in lums.items()
         if lum.power is not None and lum.power.kind == "ACTION" and lum.power.type == "ADVANCE"
     )[0]
-    rng = Rng(1)
-    steps = 0
-    while state.stage.kind != "declare":
-        seat = min(GAME.to_act(state))
-        command = bot_move(GreedyBot(), GAME, state, seat, rng)
-        state = fold(GAME, state, GAME.decide(state, seat, command, Context.seeded(steps)))
-        steps += 1
+    state, rng = _greedy_to_declare(state)
     seat, slot = state.stage.seat, state.stage.n
     p = state.players[seat]
     stack = (*soldiers, advance)
@@ -145,3 +129,20 @@ def test_an_attack_that_pays_comes_before_a_strong_luminary_action() -> None:
     assert any(isinstance(c, DeclareLuminaryAction) and c.card == advance for c in legal)
     assert any(isinstance(c, DeclareAttack) for c in legal)
     assert isinstance(bot_move(GreedyBot(), GAME, state, seat, rng), DeclareAttack)
+
+
+def _greedy_to_declare(state: Any) -> tuple[Any, Any]:
+    """``state`` played on by greedy bots (seeded) until a seat is to declare, and the
+    random source they used (the bot's next choice goes on with it)."""
+    from domain.bots import bot_move
+    from domain.game import fold
+    from domain.randomness import Context, Rng
+
+    rng = Rng(1)
+    steps = 0
+    while state.stage.kind != "declare":
+        seat = min(GAME.to_act(state))
+        command = bot_move(GreedyBot(), GAME, state, seat, rng)
+        state = fold(GAME, state, GAME.decide(state, seat, command, Context.seeded(steps)))
+        steps += 1
+    return state, rng
