@@ -325,11 +325,42 @@ def full_view(
         difficulty=state.difficulty if state.mode is Mode.SOLO else None,
         score_preview=_score_preview(state, seats),
         result=result,
-        # The prompt reads only the viewer's seat: the review's is the spectators'.
-        prompt=ByAudience(
-            tuple(prompt(state, seat_viewer(s)) for s in seats), prompt(state, SPECTATOR)
-        ),
+        prompt=_prompts(state, seats, prompt),
     )
+
+
+_PROMPTS: dict[tuple[object, ...], ByAudience[str]] = {}
+"""Prompts by everything they are made of: most moves leave them as they were."""
+
+
+def _prompts(state: State, seats: range, prompt: Callable[[State, Viewer], str]) -> ByAudience[str]:
+    # What the prompt reads (describe.prompt): the seats and sides, the phase and the end,
+    # the pending choice, whose turn and how far it went, and which margins' Books closed.
+    # Three sentences a state otherwise (bench.illumination_move: a sixth of the view).
+    key = (
+        prompt,
+        state.mode,
+        state.human_side,
+        state.phase,
+        state.final,
+        state.winners,
+        state.pending,
+        state.turn,
+        state.discarding,
+        state.line_chosen,
+        state.acted,
+        state.active,
+        tuple([state.books[pos].closed for _, pos in state.active]),
+    )
+    view = _PROMPTS.get(key)
+    if view is None:
+        if len(_PROMPTS) >= _REUSE_MAX:
+            _PROMPTS.clear()
+        # The prompt reads only the viewer's seat: the review's is the spectators'.
+        view = _PROMPTS[key] = ByAudience(
+            tuple(prompt(state, seat_viewer(s)) for s in seats), prompt(state, SPECTATOR)
+        )
+    return view
 
 
 _MONASTERIES: dict[tuple[object, ...], dict[str, Any]] = {}
