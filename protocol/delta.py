@@ -53,15 +53,23 @@ def diff(old: Any, new: Any) -> Delta:
 
 def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
     # Called only when old != new, or with two dicts (which add no operation when equal).
+    # What differs and is no container of the same kind on both sides is set in place
+    # here, without a call for it: most operations of a move are such leaves.
     if type(old) is dict and type(new) is dict:
+        added = 0
         for key, value in new.items():
-            if key in old:
-                before = old[key]
-                if before is not value and before != value:
-                    _diff(before, value, [*path, key], ops)
-            else:
+            before = old.get(key, _ABSENT)
+            if before is value:
+                continue
+            if before is _ABSENT:
                 ops.append([[*path, key], value])
-        if len(old) + sum(1 for k in new if k not in old) != len(new):
+                added += 1
+            elif before != value:
+                if _walked(before, value):
+                    _diff(before, value, [*path, key], ops)
+                else:
+                    ops.append([[*path, key], value])
+        if len(old) + added != len(new):
             for key in old:
                 if key not in new:
                     ops.append([[*path, key]])
@@ -69,13 +77,20 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
     if isinstance(old, list | tuple) and isinstance(new, list | tuple):
         n_old, n_new = len(old), len(new)
         common = min(n_old, n_new)
-        changed = [i for i in range(common) if old[i] != new[i]]
+        # Identity first: the elements a move left alone are the very same objects.
+        changed = [
+            i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a is not b and a != b
+        ]
         # Many changed elements: one replacement is smaller than many paths into the list.
         if len(changed) * 2 > max(common, 1) and common > 1:
             ops.append([path, new])
             return
         for i in changed:
-            _diff(old[i], new[i], [*path, i], ops)
+            a, b = old[i], new[i]
+            if _walked(a, b):
+                _diff(a, b, [*path, i], ops)
+            else:
+                ops.append([[*path, i], b])
         if n_new > n_old:
             for i in range(n_old, n_new):
                 ops.append([[*path, i], new[i]])
@@ -83,6 +98,19 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
             ops.append([[*path, n_new]])
         return
     ops.append([path, new])
+
+
+_ABSENT: Any = object()
+
+
+def _walked(old: Any, new: Any) -> bool:
+    """Whether :func:`_diff` walks into the pair (else it sets ``new`` whole)."""
+    a, b = type(old), type(new)
+    if a is dict:
+        return b is dict
+    return (a is list or a is tuple or isinstance(old, list | tuple)) and isinstance(
+        new, list | tuple
+    )
 
 
 def _copy(node: Any) -> Any:
