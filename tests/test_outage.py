@@ -168,6 +168,31 @@ async def test_the_hot_path_times_out_on_a_stalled_redis(own_redis: OwnRedis) ->
     await conn.close()
 
 
+async def test_each_stalled_command_times_out_at_its_own_deadline(own_redis: OwnRedis) -> None:
+    """One timer per connection serves every command (``RespConnection._sweep``): a command
+    sent later fails at its own deadline, neither with the first one nor never."""
+    conn = RespConnection(own_redis.url, timeout=0.5)
+    assert await conn.execute("PING") == b"PONG"
+    own_redis.pause()
+    try:
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        first = asyncio.ensure_future(conn.execute("PING"))
+        await asyncio.sleep(0.3)
+        second = asyncio.ensure_future(conn.execute("ECHO", "late"))
+        with pytest.raises(TimeoutError, match="PING"):
+            await first
+        assert not second.done()
+        with pytest.raises(TimeoutError, match="ECHO"):  # not wait_for's own, unnamed
+            await asyncio.wait_for(second, 3)
+        assert loop.time() - start >= 0.8
+    finally:
+        own_redis.resume()
+    await asyncio.sleep(0.2)  # both late replies are read and dropped
+    assert await conn.execute("ECHO", "x") == b"x"
+    await conn.close()
+
+
 def test_tls_url_parsing() -> None:
     assert tls_context("redis://127.0.0.1:6379/0") is None
     ctx = tls_context("rediss://u:p@example.org:6380/0")
