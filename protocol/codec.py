@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import types
 import typing
+import weakref
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -193,6 +194,15 @@ def _structure_tagged(raw: Any, classes: tuple[type, ...], union: Any) -> Any:
 _ENCODED_MAX = 50_000
 """Encoded commands a codec keeps for reuse (then it starts afresh)."""
 
+
+class _Seen(weakref.ref):  # type: ignore[type-arg]
+    """A command seen before, held weakly, with its key and its encoded dict."""
+
+    __slots__ = ("hit", "key")
+    hit: dict[str, Any]
+    key: int
+
+
 _NATIVE = (str, int, bool, float, type(None))
 
 
@@ -262,7 +272,12 @@ class GameCodec(Generic[T]):
         self._conv = _strict(make_converter(forbid_extra_keys=True))
         self.commands: dict[str, type] = {c.__name__: c for c in game.command_types}
         self._encoded: dict[Any, dict[str, Any]] = {}
-        self._by_id: dict[int, tuple[Any, dict[str, Any]]] = {}
+        self._by_id: dict[int, _Seen] = {}
+        """Commands encoded before, by identity, held weakly: a game that lists the same
+        command objects state after state finds them without hashing their fields, and a
+        game that makes new ones each time keeps none of them alive (held strongly, each
+        move's commands outlived it and every collection of the young generation moved
+        them to the old ones, most of what a swap-game move left behind)."""
         self._plain: dict[type, tuple[str, ...]] = {}
         self._quick: dict[type, tuple[tuple[str, type], ...]] = {}
         self.events: dict[str, type] = {e.__name__: e for e in game.event_types}
@@ -287,15 +302,15 @@ class GameCodec(Generic[T]):
         if len(cache) > _ENCODED_MAX:
             cache.clear()
         by_id = self._by_id
-        if len(by_id) > _ENCODED_MAX:  # grows with objects, not values: bounded apart
+        if len(by_id) > _ENCODED_MAX:  # live objects, not values: bounded apart
             by_id.clear()
         out = []
         for command in commands:
             # The very same object as before (a game may list the same command objects
             # state after state): found by identity, without hashing its fields.
             same = by_id.get(id(command))
-            if same is not None and same[0] is command:
-                out.append(same[1])
+            if same is not None and same() is command:
+                out.append(same.hit)
                 continue
             try:
                 hit = cache.get(command)
@@ -312,9 +327,20 @@ class GameCodec(Generic[T]):
                 else:
                     hit = self.encode_command(command)
                 cache[command] = hit
-            by_id[id(command)] = (command, hit)  # kept alive in the entry: no id reused
+            try:
+                seen = _Seen(command, self._forget)
+            except TypeError:  # no weak reference to it: found by value only
+                pass
+            else:
+                seen.hit, seen.key = hit, id(command)
+                by_id[seen.key] = seen
             out.append(hit)
         return out
+
+    def _forget(self, seen: _Seen) -> None:
+        """A command seen before is gone: its entry goes before its id can be reused."""
+        if self._by_id.get(seen.key) is seen:
+            del self._by_id[seen.key]
 
     def decode_command(self, raw: Mapping[str, Any]) -> Any:
         """Raises :class:`UnknownCommand` or :class:`InvalidCommand`."""
