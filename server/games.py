@@ -33,7 +33,7 @@ from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
 from .snapshots import SNAPSHOT_EVERY, Snapshot, UuidChain, dumps_state, fingerprint, loads_state
-from .store.base import EventStore, NewEvent, RawEvent, StoredEvent
+from .store.base import EventStore, NewEvent, RawColumns, StoredEvent
 from .undo import UNDONE, fold_log
 
 __all__ = ["GameRecord", "GameService", "LogEntry", "SeatClaim", "SeatInfo"]
@@ -131,7 +131,9 @@ class GameRecord:
     version: int = 0
     state: Any = None
     log: list[LogEntry] = attrs.field(factory=list)
-    uuids: dict[int, str] = attrs.field(factory=dict)
+    uuids: list[str] = attrs.field(factory=list)
+    """The id of each event of the log, ``uuids[v - 1]`` that of version ``v`` (a list: a
+    load takes the stream's column as it is, where a dict costs an insert per event)."""
     commands: dict[str, int] = attrs.field(factory=dict)
     """command id (as stored: a seat's scoped ``<seat>:<id>``) -> head version it produced:
     answers a retry without asking Redis."""
@@ -197,6 +199,10 @@ class GameRecord:
             "result": attrs.asdict(result) if result is not None else None,
             "created": self.created,
         }
+
+    def uuid_at(self, version: int) -> str | None:
+        """The id of the event at ``version``, None if this record does not hold it."""
+        return self.uuids[version - 1] if 0 < version <= len(self.uuids) else None
 
     def state_at(self, version: int) -> Any:
         """The domain state after ``version`` (None before the game started), without the
@@ -380,29 +386,31 @@ class GameService:
 
     async def _load(self, game_id: str) -> GameRecord:
         get_snapshot = getattr(self.store, "get_snapshot", None)
-        read_raw = getattr(self.store, "read_raw", None)
-        rows: list[RawEvent]
-        if read_raw is not None and get_snapshot is not None:
+        read_columns = getattr(self.store, "read_columns", None)
+        cols: RawColumns
+        if read_columns is not None and get_snapshot is not None:
             # One round trip for all three on the pipelined connection.
-            rows, fields, (seed,) = await asyncio.gather(
-                read_raw(game_id),
+            cols, fields, (seed,) = await asyncio.gather(
+                read_columns(game_id),
                 get_snapshot(game_id),
                 self.store.get_meta_many(game_id, ["seed"]),
             )
         else:
             fields = await get_snapshot(game_id) if get_snapshot is not None else None
-            rows = [
-                (s.version, s.type, s.schema, s.uuid, s.command_id, orjson.dumps(s.data))
-                for s in await self.store.read(game_id)
-            ]
+            cols = RawColumns.from_rows(
+                [
+                    (s.version, s.type, s.schema, s.uuid, s.command_id, orjson.dumps(s.data))
+                    for s in await self.store.read(game_id)
+                ]
+            )
             seed = await self.store.get_meta(game_id, "seed")
-        if not rows or rows[0][1] != GAME_CREATED:
+        if not cols.types or cols.types[0] != GAME_CREATED:
             raise ServiceError("game_not_found", f"there is no game {game_id!r}", 404)
         seed = seed or ""
-        rec = self._record(game_id, orjson.loads(rows[0][5]), seed)
+        rec = self._record(game_id, orjson.loads(cols.payloads[0]), seed)
         snap = Snapshot.from_fields(fields) if fields else None
-        restored = snap is not None and self._restore(rec, rows, snap)
-        tail = rows[rec.version :]
+        restored = snap is not None and self._restore(rec, cols, snap)
+        tail = cols.rows(rec.version)
         stored = [StoredEvent(v, t, orjson.loads(d), e, c, s) for v, t, s, e, c, d in tail]
         if not self._apply(rec, stored) and restored:
             # Listeners (bots to schedule) hear of a loaded game even if the snapshot
@@ -413,17 +421,17 @@ class GameService:
             self._maybe_snapshot(rec, force=True)
         return rec
 
-    def _restore(self, rec: GameRecord, rows: list[RawEvent], snap: Snapshot) -> bool:
+    def _restore(self, rec: GameRecord, cols: RawColumns, snap: Snapshot) -> bool:
         """Take the state from ``snap`` and the log before it without folding, if the
         snapshot belongs to this very log and this code (see ``server.snapshots``)."""
-        if not 0 < snap.version <= len(rows) or snap.fold != fingerprint(_module(rec)):
+        n = snap.version
+        if not 0 < n <= len(cols.versions) or snap.fold != fingerprint(_module(rec)):
             return False
         # Column by column (one C loop each), not row by row: this is most of a load.
-        versions, types, schemas, uuids, commands, payloads = zip(
-            *rows[: snap.version], strict=True
-        )
-        chain = UuidChain(list(uuids))
-        if chain.digest() != snap.prefix or versions[-1] != snap.version:
+        uuids = cols.uuids[:n]
+        chain = UuidChain(uuids)
+        # Versions only increase (stream order), so the n-th being n makes them 1..n.
+        if chain.digest() != snap.prefix or cols.versions[n - 1] != n:
             return False
         try:
             state = loads_state(snap.state, _module(rec))
@@ -431,25 +439,25 @@ class GameService:
             return False
         if type(state) is not type(rec.game.initial_state(rec.options)):
             return False
-        codec = rec.codec
+        versions, types = cols.versions[:n], cols.types[:n]
         entries = list(
             map(
                 LogEntry,
                 versions,
                 types,
-                payloads,
+                cols.payloads[:n],
                 itertools.repeat(_UNDECODED),
-                itertools.repeat(codec),
-                schemas,
+                itertools.repeat(rec.codec),
+                cols.schemas[:n],
             )
         )
         rec.log += entries
         for i in _positions(types, (SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN)):
             _seat_event(rec, types[i], entries[i].data)
-        rec.uuids.update(zip(versions, uuids, strict=True))
-        rec.commands.update(zip(commands, versions, strict=True))
-        rec.state, rec.version, rec.chain = state, snap.version, chain
-        rec.snapshot_version = snap.version
+        rec.uuids = uuids  # a fresh slice: the record owns it
+        rec.commands.update(zip(cols.commands[:n], versions, strict=True))
+        rec.state, rec.version, rec.chain = state, n, chain
+        rec.snapshot_version = n
         return True
 
     def _maybe_snapshot(self, rec: GameRecord, force: bool = False) -> None:
@@ -505,7 +513,7 @@ class GameService:
         if not rec.version:
             return self._apply(rec, await self.store.read(rec.id, 0))
         stored = await self.store.read(rec.id, rec.version - 1)
-        ours = rec.uuids.get(rec.version)
+        ours = rec.uuid_at(rec.version)
         if not stored or stored[0].version != rec.version:
             return await self._diverged(rec, f"Redis has no event {rec.version}")
         if ours is not None and stored[0].uuid != ours:
@@ -547,7 +555,7 @@ class GameService:
             if s.version <= rec.version:
                 # Divergence check: the same version with another event means history was
                 # rewritten under us (a failover lost writes); never fold over it.
-                if rec.uuids.get(s.version, s.uuid) != s.uuid:
+                if rec.uuid_at(s.version) not in (None, s.uuid):
                     raise RuntimeError(f"history of {rec.id} diverged at {s.version}")
                 continue
             event = None
@@ -582,7 +590,7 @@ class GameService:
             rec.state = fold_log(rec.game, rec.options, rec.log, data["to_version"])
         entry = LogEntry(version, type_, data, event)
         rec.log.append(entry)
-        rec.uuids[version] = uid
+        rec.uuids.append(uid)
         rec.chain.add(uid)
         rec.version = version
         return entry
@@ -656,7 +664,7 @@ class GameService:
                     new,
                     meta,
                     digest=digest,
-                    head_uuid=rec.uuids.get(rec.version, ""),
+                    head_uuid=rec.uuid_at(rec.version) or "",
                 )
                 if result.status == "diverged" or (
                     result.status == "conflict" and result.version < rec.version

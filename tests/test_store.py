@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from server.embedded import EmbeddedRedis
+from server.store.base import RawColumns
 from server.store.memory import MemoryStore
 from server.store.redis import RedisStore
 from server.store.resp import ClusterConnection
@@ -175,6 +176,25 @@ class TestRedisStore(BellChecks, LargeAppendChecks, StoreContract):
             (3, {"n": 3}),
         ]
 
+    async def test_columns_are_the_rows_across_pages(
+        self, store: RedisStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # A load reads the log column by column (``read_columns``), pages joined.
+        import server.store.redis as redis_module
+
+        monkeypatch.setattr(redis_module, "_PAGE", 3)
+        await store.append("gq", 0, "c1", [ev(i) for i in range(1, 15)])
+        # one page read by name (another layout), between pages read by column
+        fields = {"c": "c2", "d": b'{"n":15}', "e": "u15", "s": "2", "t": "E"}
+        await store.redis.xadd(store._key("gq", "events"), fields, id="15-0")
+        await store.append("gq", 15, "c3", [ev(i) for i in range(16, 20)])
+        for after in (0, 2, 13, 14, 19):
+            rows = await store.read_raw("gq", after)
+            cols = await store.read_columns("gq", after)
+            assert RawColumns.from_rows(rows) == cols and cols.rows() == rows
+            assert cols.rows(2) == rows[2:]
+        assert [r[0] for r in await store.read_raw("gq")] == list(range(1, 20))
+
     async def test_script_survives_script_flush(self, store: RedisStore) -> None:
         # EVALSHA falls back to EVAL after a SCRIPT FLUSH (e.g. a Redis restart).
         await store.redis.script_flush()
@@ -229,10 +249,12 @@ def _entry(version: str, schema: bytes = b"1", order: str = "tsedc") -> list[Any
 def test_a_page_decoded_by_columns_equals_entry_by_entry(page: list[list[Any]]) -> None:
     """The bulk decode of a rebuild (``_decode_page``) takes its shortcuts only when every
     entry fits them, and otherwise answers what the per-entry decode does."""
-    from server.store.redis import _decode, _decode_page
+    from server.store.redis import _decode, _decode_page, _page_columns
 
     expected = [_decode(entry_id, flat) for entry_id, flat in page]
     assert _decode_page(page) == expected
+    columns = _page_columns(page)
+    assert columns is None or columns.rows() == expected
     assert [r[0] for r in expected] == [int(e[0].split(b"-")[0]) for e in page]
 
 

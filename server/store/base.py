@@ -1,7 +1,8 @@
 """The event store contract. Every implementation passes ``tests/store_contract.py``.
 
 Optional, used by the game service when a store has them (the Redis store does):
-``read_raw(game_id, after)`` (``read`` with unparsed payloads, see :data:`RawEvent`), and
+``read_raw(game_id, after)`` (``read`` with unparsed payloads, see :data:`RawEvent`),
+``read_columns(game_id, after)`` (the same, column by column: :class:`RawColumns`), and
 ``get_snapshot(game_id)`` / ``put_snapshot(game_id, fields)`` (a cache of folded state,
 ``server.snapshots``), and ``set_due(items)`` / ``due_games(now, limit)`` /
 ``index_gaps(game_ids)`` (the deadline index of running games, ``server.clocks``: without
@@ -12,14 +13,53 @@ from __future__ import annotations
 
 import typing
 from collections.abc import AsyncIterator, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 import attrs
 
-__all__ = ["AppendResult", "EventStore", "NewEvent", "RawEvent", "StoredEvent"]
+__all__ = ["AppendResult", "EventStore", "NewEvent", "RawColumns", "RawEvent", "StoredEvent"]
 
 RawEvent = tuple[int, str, int, str, str, bytes]
 """``(version, type, schema, uuid, command id, payload as JSON bytes)``."""
+
+
+class RawColumns(NamedTuple):
+    """Events as :data:`RawEvent` columns: event ``i`` is ``versions[i]``, ``types[i]``...
+
+    A load behind a snapshot takes a whole prefix of the log column by column (``list``
+    slices, ``map``, ``zip``: one C loop each); rows would be built only to be taken
+    apart again."""
+
+    versions: list[int]
+    types: list[str]
+    schemas: list[int]
+    uuids: list[str]
+    commands: list[str]
+    payloads: list[bytes]
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[RawEvent]) -> RawColumns:
+        if not rows:
+            return cls([], [], [], [], [], [])
+        versions, types, schemas, uuids, commands, payloads = zip(*rows, strict=True)
+        return cls(
+            list(versions), list(types), list(schemas), list(uuids), list(commands),
+            list(payloads),
+        )  # fmt: skip
+
+    def extend(self, more: RawColumns) -> None:
+        self.versions.extend(more.versions)
+        self.types.extend(more.types)
+        self.schemas.extend(more.schemas)
+        self.uuids.extend(more.uuids)
+        self.commands.extend(more.commands)
+        self.payloads.extend(more.payloads)
+
+    def rows(self, start: int = 0) -> list[RawEvent]:
+        """The events from index ``start`` on, as rows."""
+        if not start:
+            return list(zip(*self, strict=True))
+        return list(zip(*(column[start:] for column in self), strict=True))
 
 
 @attrs.frozen
