@@ -653,13 +653,27 @@ class ClockKeeper:
             look = self.next_look(rec)
             if gid not in self._indexed or self._indexed[gid] != look:
                 items.append((gid, rec.version, look))
-        for gid in [g for g in self._indexed if g not in held]:
+        gone = [g for g in self._indexed if g not in held]
+        for gid in gone:
             del self._indexed[gid]  # dropped from the cache: written again when loaded
+        if gone:
+            self._let_go(held)
         if items:
             await set_due(items)
             for gid, _, look in items:
                 self._indexed[gid] = look
         return len(items)
+
+    def _let_go(self, held: set[str]) -> None:
+        """Forget what this node keeps per game of the games it no longer holds: presence
+        is read again from the store and start times folded again from the log if one is
+        loaded again. Kept, they grew by every game the process ever held (a process
+        serving for weeks); rebuilt only when the cache dropped a game since the last
+        look, not at every look."""
+        local = self.local
+        self._seen = {k: v for k, v in self._seen.items() if k[0] in held or k in local}
+        self._since = {k: v for k, v in self._since.items() if k[0] in held}
+        self._refreshed = {g: v for g, v in self._refreshed.items() if g in held}
 
     async def rebuild(self) -> int:
         """Put back the deadline-index entries that the logs say may be missing (see the

@@ -117,3 +117,37 @@ async def test_a_game_held_here_that_the_scan_marked_due_gets_its_entry_back() -
     assert await keeper.sweep() == []  # held here: not loaded again...
     assert await keeper.index() == 1  # ...but its entry is written again
     assert store._due[rec.id] == (rec.version, START + 20_000)
+
+
+async def test_what_a_node_keeps_per_game_stays_bounded_by_its_cache() -> None:
+    """Presence and start times of games the cache dropped are forgotten at the next look
+    (a process that serves for weeks sees every game once): a reloaded game reads them
+    again from the store and its log."""
+    import asyncio
+
+    from server.cache import GameCache
+
+    t = Time()
+    service = _service(MemoryStore(), t)
+    service.games = GameCache(5, 1 << 40)
+    clocks = ClockKeeper(service)
+    two = [SeatClaim("ann"), SeatClaim("bob")]
+    ids = []
+    for i in range(40):
+        rec, _ = await service.create_table("high-card", {"players": 2}, f"p{i}", two)
+        ids.append(rec.id)
+        clocks.connected(rec, 0)
+        t.ms += 10_000
+        clocks.disconnected(rec, 0)
+        await asyncio.sleep(0)  # its presence written to the store
+        t.ms += 60_000  # read again at its next look
+        await clocks.check()
+        await clocks.index()
+    held = set(service.games)
+    assert len(held) == 5
+    assert {g for g, _ in clocks._seen} <= held
+    assert {g for g, _ in clocks._since} <= held and len(clocks._since) == 10
+    assert set(clocks._refreshed) <= held
+    again = await service.load(ids[0])  # dropped long ago: its absence is still measured
+    assert await clocks._last_seen(again, 0, 500) == START + 10_000
+    assert await clocks._last_seen(again, 1, 500) == START  # never seen: since the start
