@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .content import CONTENT
-from .state import Mode, State
+from .state import Book, Mode, State
 
 __all__ = ["CRUSADE_FACTION", "battle_cards_won", "breakdown", "crusade_points", "winners"]
 
@@ -17,17 +17,40 @@ def crusade_points(defeated: int) -> int:
     return table[min(defeated, len(table) - 1)]
 
 
+_Tally = tuple[tuple[int, int], tuple[int, int], dict[str, int]]
+_TALLIES: dict[int, tuple[Book, frozenset[str], object, _Tally]] = {}
+"""Each Book's share of the scores by book (its identity, kept alive in the entry, so that
+no id is reused), with the faces and gold leaf it was counted with: a move changes one
+Book at most, and the view scores both sides after every move."""
+
+
+def _tally(state: State, book: Book) -> _Tally:
+    """(faceup tiles per side, gold leaf beneath them per side, face-down tiles per
+    faction) in ``book``."""
+    hit = _TALLIES.get(id(book))
+    if hit is not None and hit[0] is book and hit[1] is state.facedown and hit[2] is state.gold:
+        return hit[3]
+    tiles, gold = [0, 0], [0, 0]
+    down: dict[str, int] = {}
+    for tile in book.cells:
+        if tile is None:
+            continue
+        info = CONTENT.tiles[tile]
+        if tile in state.facedown:
+            if info.faction is not None:
+                down[info.faction] = down.get(info.faction, 0) + 1
+            continue
+        tiles[info.side] += 1
+        gold[info.side] += len(state.gold_of(tile))
+    tally: _Tally = ((tiles[0], tiles[1]), (gold[0], gold[1]), down)
+    if len(_TALLIES) >= 1024:
+        _TALLIES.clear()
+    _TALLIES[id(book)] = (book, state.facedown, state.gold, tally)
+    return tally
+
+
 def _facedown_of(state: State, faction: str) -> int:
-    n = 0
-    for book in state.books:
-        for tile in book.cells:
-            if (
-                tile is not None
-                and tile in state.facedown
-                and CONTENT.tiles[tile].faction == faction
-            ):
-                n += 1
-    return n
+    return sum(_tally(state, book)[2].get(faction, 0) for book in state.books)
 
 
 def battle_cards_won(state: State, side: int) -> int:
@@ -45,11 +68,9 @@ def breakdown(state: State, side: int, *, with_crusade: bool = True) -> tuple[in
     books = 0
     gold = 0
     for book in state.books:
-        for tile in book.cells:
-            if tile is None or tile in state.facedown or CONTENT.tiles[tile].side != side:
-                continue
-            books += 1
-            gold += len(state.gold_of(tile))
+        tally = _tally(state, book)
+        books += tally[0][side]
+        gold += tally[1][side]
     crusade = 0
     if with_crusade:
         if player.human:
