@@ -165,7 +165,10 @@ async function cloisterMatch(base, game, spectators = 0) {
     if (!r.ok) throw new Error(`${path}: ${r.status} ${await r.text()}`);
     return r.json();
   };
-  const options = game === "illumination" ? { mode: "duel" } : {};
+  // A match the window leaves unfinished is dropped with its sockets; with the default
+  // `absent` (300 s) bots would take its seats later in the run and play it out, CPU that
+  // a later window would count (the peers keep abandoned matches idle). An hour outlasts a run.
+  const options = game === "illumination" ? { mode: "duel", absent: 3600 } : { absent: 3600 };
   const created = await post("/api/games", { type: game, options });
   const tokens = [];
   for (const seat of [0, 1]) tokens.push((await post(`/api/games/${created.id}/seats`, { name: `p${seat}`, seat })).token);
