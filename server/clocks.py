@@ -225,8 +225,14 @@ def split_options(raw: Mapping[str, Any] | None) -> tuple[dict[str, Any], dict[s
     return game, platform
 
 
+NO_CLOCK = ClockSpec("none")
+
+
 def clock_spec(options: Mapping[str, Any]) -> ClockSpec:
-    return ClockSpec.parse(options.get("clock", "none"))
+    # Asked several times per move (listener, the messages' table field): a game with no
+    # clock, the usual one, is answered without parsing.
+    value = options.get("clock", "none")
+    return NO_CLOCK if value == "none" else ClockSpec.parse(value)
 
 
 def absent_seconds(options: Mapping[str, Any]) -> int:

@@ -115,13 +115,25 @@ def audience(rec: GameRecord, seat: int | None, terminal: bool | None = None) ->
     return SPECTATOR if seat is None else seat_viewer(seat)
 
 
-def names_for(rec: GameRecord, viewer: Viewer) -> Names:
-    """How this audience's log names the seats: "Ann (France)", for ``viewer``'s reading."""
+Table = tuple[tuple[str, ...], tuple[str | None, ...]]
+"""The seats' labels and players' names as the log says them (``table_names``)."""
+
+
+def table_names(rec: GameRecord) -> Table:
+    """The labels (as the game's state has them) and players' log names of the seats: the
+    same for every audience of one batch of entries."""
     labels = rec.labels
     if rec.state is not None:
         labels = rec.game.table_labels(rec.state, labels)
     players = tuple(None if s is None else s.log_name for s in rec.seats)
-    return Names(tuple(labels), players, viewer)
+    return tuple(labels), players
+
+
+def names_for(rec: GameRecord, viewer: Viewer, table: Table | None = None) -> Names:
+    """How this audience's log names the seats: "Ann (France)", for ``viewer``'s reading.
+    ``table``: ``table_names(rec)``, when the caller has it."""
+    labels, players = table_names(rec) if table is None else table
+    return Names(labels, players, viewer)
 
 
 def wire_events(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> list[WireEvent]:
@@ -130,10 +142,13 @@ def wire_events(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> lis
     return [WireEvent(**e) for e in _wire_dicts(rec, entries, viewer)]
 
 
-def _wire_dicts(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> list[dict[str, Any]]:
-    """As ``wire_events``, as JSON-ready dicts (the fan-out encodes them once per audience)."""
+def _wire_dicts(
+    rec: GameRecord, entries: list[LogEntry], viewer: Viewer, table: Table | None = None
+) -> list[dict[str, Any]]:
+    """As ``wire_events``, as JSON-ready dicts (the fan-out encodes them once per audience).
+    ``table``: ``table_names(rec)``, when the caller has it."""
     game = rec.game
-    names = names_for(rec, viewer)
+    names = names_for(rec, viewer, table)
     out: list[dict[str, Any]] = []
     for e in entries:
         if e.event is None:
@@ -242,16 +257,23 @@ def legal_for(
 ) -> list[dict[str, Any]]:
     """The seat's legal commands, expanded (the HTTP view route); [] if it cannot act.
     ``to_act``: ``rec.to_act()``, when the caller has it."""
+    commands = _legal_commands(rec, seat, to_act)
+    return rec.codec.encode_commands(commands) if commands else []
+
+
+def _legal_commands(rec: GameRecord, seat: int | None, to_act: list[int] | None) -> Any:
+    """The seat's legal commands as the rules give them (domain objects); () if it
+    cannot act."""
     if seat is None or rec.state is None:
-        return []
+        return ()
     if to_act is None:
         to_act = rec.to_act()  # [] once the game is over
     if seat not in to_act:
-        return []
+        return ()
     info = rec.seats[seat]
     if info is not None and info.stand_in is not None:
-        return []  # a bot plays for this seat until its player retakes it (server.clocks)
-    return rec.codec.encode_commands(rec.game.legal_commands(rec.state, seat))
+        return ()  # a bot plays for this seat until its player retakes it (server.clocks)
+    return rec.game.legal_commands(rec.state, seat)
 
 
 @attrs.define
@@ -265,6 +287,11 @@ class Projection:
     full: Any = None
     """The game's full view at this version, built once for all audiences."""
     memo: Memo = attrs.field(factory=dict)
+    known: dict[int, tuple[Any, list[dict[str, Any]]]] = attrs.field(factory=dict)
+    """Per seat, the last legal commands worked out (domain objects) and their compact
+    form, handed on from projection to projection (``Hub.projection``): a seat offered
+    the same commands as before (every turn of many games) reuses the compact form
+    instead of encoding and grouping them again."""
 
     def view(self, rec: GameRecord, viewer: Viewer) -> Any:
         try:
@@ -280,9 +307,17 @@ class Projection:
             return self.legal[seat]
         except KeyError:
             pass
-        expanded = legal_for(rec, seat, to_act)
+        commands = _legal_commands(rec, seat, to_act)
         # A seat that cannot act has nothing to group (most seats, most of the time).
-        legal = compact_legal(expanded) if expanded else []
+        legal: list[dict[str, Any]] = []
+        if commands and seat is not None:
+            known = self.known.get(seat)
+            # Equal commands (attrs equality: same types, equal fields) encode alike.
+            if known is not None and known[0] == commands:
+                legal = known[1]
+            else:
+                legal = compact_legal(rec.codec.encode_commands(commands))
+                self.known[seat] = (commands, legal)
         self.legal[seat] = legal
         return legal
 
@@ -312,7 +347,8 @@ class Hub:
         """The projection at the record's current version (a fresh one if it moved on)."""
         proj = self.projections.get(rec.id)
         if proj is None or proj.version != rec.version:
-            proj = self.projections[rec.id] = Projection(rec.version)
+            known = {} if proj is None else proj.known
+            proj = self.projections[rec.id] = Projection(rec.version, known=known)
         return proj
 
     def attach(self, rec: GameRecord, conn: Connection, since: int | None) -> None:
@@ -400,7 +436,11 @@ class Hub:
         if old is not None and old.version != base:
             old = None
         new = self.projection(rec)
-        to_act, status, terminal = rec.to_act(), rec.status, rec.terminal
+        # GameRecord's terminal, status and to_act, asking the rules once each.
+        state = rec.state
+        terminal = state is not None and rec.game.is_terminal(state)
+        status = "open" if state is None else "finished" if terminal else "running"
+        to_act = sorted(rec.game.to_act(state)) if state is not None and not terminal else []
         game_over = None
         if terminal and any(e.version > 0 for e in entries):
             result = rec.game.result(rec.state)
@@ -408,6 +448,7 @@ class Hub:
         frames: dict[tuple[Viewer | None, int | None], bytes] = {}
         events_by_viewer: dict[Viewer, list[dict[str, Any]]] = {}
         table: Any = _UNSET  # the same for every frame of the batch: made once, if needed
+        names: Table | None = None  # likewise
         for conn in list(conns):
             if conn.version >= rec.version:
                 continue
@@ -430,7 +471,9 @@ class Hub:
                 if shared is None:
                     events = events_by_viewer.get(viewer)
                     if events is None:
-                        events = events_by_viewer[viewer] = _wire_dicts(rec, entries, viewer)
+                        if names is None:
+                            names = table_names(rec)
+                        events = events_by_viewer[viewer] = _wire_dicts(rec, entries, viewer, names)
                     shared = frames[key] = self._delta(
                         rec, old, new, conn.holds, viewer, conn.seat, events, to_act, status, table
                     )
