@@ -10,10 +10,12 @@ listeners (clocks, lobby, bots) and the app's background tasks, all as ``create_
 them.
 
 What is faked: the socket. Each seat's ``game_socket`` runs against a stand-in WebSocket
-whose ``receive`` hands it the client's next text message and whose raw sender looks like
-uvicorn's ``websockets-sansio`` protocol, so the direct writer (``server.ws.direct_writer``)
-is used as in production; a written frame is framed
-(a real sans-I/O connection, open) but not sent. The client is
+whose raw sender looks like the server's protocol (``server.transport``): it holds the
+real :class:`~server.transport.Inbox`, where the client's next text message is put as the
+protocol puts a parsed one, and the real sans-I/O connection, open, so the endpoint reads
+(``server.ws.direct_inbox``) and writes (``server.ws.direct_writer``) as in production; a
+written frame is framed but not sent. The frame parser in front of the inbox is not
+measured (the peer benchmark's real sockets do). The client is
 as cheap as a client can be: it knows the swap game's turns, so it never parses an update;
 when the mover's own update arrives (it carries the ``command_id``) it queues the other
 seat's next command, a pre-built string. ``--games`` matches are played at once (like the
@@ -50,6 +52,7 @@ from websockets.server import ServerProtocol
 
 from server import Settings, create_app
 from server.games import SeatClaim
+from server.transport import Inbox
 from server.ws import RAW_SEND, game_socket
 
 from .swapgame import HAND, MOVES, bench_registry
@@ -81,6 +84,7 @@ class WebSocketsSansIOProtocol:
 
     def __init__(self, on_write: Callable[[bytes], None]) -> None:
         self.close_sent = False
+        self.inbox = Inbox()
         # A real sans-I/O connection, open: the direct writer frames as for a real socket.
         self.conn = ServerProtocol()
         self.conn.state = WsState.OPEN
@@ -91,22 +95,24 @@ class WebSocketsSansIOProtocol:
 
 
 class FakeSocket:
-    """What ``game_socket`` uses of a Starlette WebSocket, fed from a queue."""
+    """What ``game_socket`` uses of a Starlette WebSocket, fed through its protocol's inbox."""
 
     def __init__(self, app: Any, game_id: str, on_write: Callable[[bytes], None]) -> None:
         self.app = app
         self.path_params = {"game_id": game_id}
-        self.inbox: asyncio.Queue[str | None] = asyncio.Queue()
-        self.scope: dict[str, Any] = {RAW_SEND: WebSocketsSansIOProtocol(on_write).send}
+        proto = WebSocketsSansIOProtocol(on_write)
+        self.inbox = proto.inbox
+        self.scope: dict[str, Any] = {RAW_SEND: proto.send}
+        self.client_state = None
 
     async def accept(self, headers: Any = None) -> None:
         pass
 
+    def disconnect(self) -> None:
+        self.inbox.put_nowait({"type": "websocket.disconnect", "code": 1000})
+
     async def receive(self) -> dict[str, Any]:
-        text = await self.inbox.get()
-        if text is None:
-            return {"type": "websocket.disconnect", "code": 1000}
-        return {"type": "websocket.receive", "text": text}
+        raise RuntimeError("the benchmark's endpoint reads its inbox")
 
     async def send_text(self, data: str) -> None:
         raise RuntimeError(f"unexpected send through Starlette: {data[:200]}")
@@ -163,7 +169,7 @@ class Match:
         self.send(0)
         await self.done
         for sock in self.socks:
-            sock.inbox.put_nowait(None)
+            sock.disconnect()
         await asyncio.gather(*tasks)
 
 

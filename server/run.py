@@ -1,7 +1,9 @@
 """Run the server under uvicorn with the settings this project measured as best.
 
-* ``ws="websockets-sansio"``: the fastest of uvicorn's WebSocket implementations here
-  (the legacy one costs 1.6x the CPU).
+* ``ws``: uvicorn's ``websockets-sansio``, the fastest of its WebSocket implementations here
+  (the legacy one costs 1.6x the CPU), as :class:`server.transport.CloisterWebSocketProtocol`:
+  the same protocol, with received game messages parsed and handed to the endpoint without
+  an ASGI event each.
 * ``ws_per_message_deflate=False``: our frames are small JSON; deflate costs 1.8x the CPU
   and 2.4x the memory per connection (see the design notes on performance).
 * ``ws_max_size`` is ``Settings.max_frame_bytes``: a bigger message is refused from its
@@ -51,6 +53,7 @@ from .embedded import DataFolderLock, EmbeddedRedis, FolderBusy, pid_alive
 
 __all__ = [
     "LOG_LEVELS",
+    "WS_PROTOCOL",
     "ServeError",
     "bind",
     "main",
@@ -86,6 +89,10 @@ class ServeError(RuntimeError):
     """The server cannot start; the message is one line for a person."""
 
 
+WS_PROTOCOL = "server.transport:CloisterWebSocketProtocol"
+"""uvicorn's ``ws`` option (an import string: workers are spawned and import it)."""
+
+
 def uvicorn_config(
     settings: Settings,
     host: str,
@@ -98,7 +105,8 @@ def uvicorn_config(
     options: dict[str, Any] = {
         "host": host,
         "port": port,
-        "ws": "websockets-sansio",
+        # uvicorn's websockets-sansio, with a short way in for messages (server.transport).
+        "ws": WS_PROTOCOL,
         "ws_per_message_deflate": False,
         "ws_max_size": settings.max_frame_bytes,
         "lifespan": "on",

@@ -4,7 +4,9 @@ A receiver loop reads and answers. Outgoing frames are already encoded once per 
 (bytes); on uvicorn's ``websockets-sansio`` protocol (what ``cloister serve`` runs) they are
 written straight to the socket as text frames by :func:`direct_writer`, with no str round
 trip, no per-connection queue and no sender task. Elsewhere (another ASGI server) a sender
-task drains the connection's outbox through Starlette. When the receiver ends (disconnect,
+task drains the connection's outbox through Starlette. Likewise messages are read from the
+protocol's inbox (:func:`direct_inbox`, ``server.transport``) when the server runs that
+protocol, else through Starlette's ``receive``. When the receiver ends (disconnect,
 error) the sender is cancelled, and vice versa: a send-only loop would never notice a
 disconnect (Starlette only reports it from ``receive``).
 """
@@ -20,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from websockets.protocol import State as WsState
 
 from domain import DomainError
@@ -46,9 +48,17 @@ from protocol import (
 from .errors import STORE_ERRORS, UNAVAILABLE, ServiceError
 from .games import GameRecord, GameService
 from .hub import ORIGIN, Connection, Hub, Writer
+from .transport import Inbox
 from .undo import undo
 
-__all__ = ["MAX_UNSENT_BYTES", "RawSend", "direct_writer", "game_socket", "text_frame_header"]
+__all__ = [
+    "MAX_UNSENT_BYTES",
+    "RawSend",
+    "direct_inbox",
+    "direct_writer",
+    "game_socket",
+    "text_frame_header",
+]
 
 log = logging.getLogger("cloister.ws")
 
@@ -89,7 +99,8 @@ def direct_writer(ws: WebSocket) -> Writer | None:
     """
     proto: Any = getattr(ws.scope.get(RAW_SEND), "__self__", None)
     if (
-        type(proto).__name__ != "WebSocketsSansIOProtocol"
+        # uvicorn's class, or ours made from it (``server.transport``)
+        all(c.__name__ != "WebSocketsSansIOProtocol" for c in type(proto).__mro__)
         or not hasattr(proto, "close_sent")
         or not callable(getattr(getattr(proto, "conn", None), "send_text", None))
         or getattr(proto, "transport", None) is None
@@ -160,23 +171,45 @@ class _Bucket:
         return False
 
 
-async def _receive_text(ws: WebSocket, limit: int) -> str | None:
-    """The next text message, or None on disconnect. Binary frames are decoded as UTF-8."""
-    message = await ws.receive()
-    if message["type"] == "websocket.disconnect":
-        return None
-    text = message.get("text")
-    if text is None:
-        raw = message.get("bytes") or b""
-        if len(raw) > limit:
-            raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
-        try:
-            text = raw.decode()
-        except UnicodeDecodeError:
-            raise ProtocolError("bad_json", "the message is not UTF-8 text") from None
+async def _receive_text(ws: WebSocket, limit: int, inbox: Inbox | None = None) -> str | None:
+    """The next text message, or None on disconnect. Binary frames are decoded as UTF-8.
+
+    ``inbox``: the socket's own (:func:`direct_inbox`), read without an ASGI event."""
+    if inbox is not None:
+        item = await inbox.get()
+        if isinstance(item, str):
+            text = item
+        elif isinstance(item, bytes):
+            text = _text_of(item, limit)
+        else:  # uvicorn's disconnect event (the only other after the connect)
+            ws.client_state = WebSocketState.DISCONNECTED
+            return None
+    else:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        got: str | None = message.get("text")
+        text = _text_of(message.get("bytes") or b"", limit) if got is None else got
     if len(text) > limit:
         raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
     return text
+
+
+def _text_of(raw: bytes, limit: int) -> str:
+    if len(raw) > limit:
+        raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        raise ProtocolError("bad_json", "the message is not UTF-8 text") from None
+
+
+def direct_inbox(ws: WebSocket) -> Inbox | None:
+    """The inbox of ``ws``'s protocol when it is :class:`server.transport.
+    CloisterWebSocketProtocol` (or a stand-in holding one), else None (Starlette's
+    ``receive``)."""
+    inbox = getattr(getattr(ws.scope.get(RAW_SEND), "__self__", None), "inbox", None)
+    return inbox if isinstance(inbox, Inbox) else None
 
 
 def _handed(conn: Connection, rec: GameRecord, seat: int, cid: str, then: str) -> bool:
@@ -229,6 +262,7 @@ async def game_socket(ws: WebSocket) -> None:
     limit = settings.max_message_bytes
     # Which worker process took the socket (`serve --workers N`): for operators and tests.
     await ws.accept(headers=[(b"x-cloister-worker", str(os.getpid()).encode())])
+    inbox = direct_inbox(ws)
 
     async def fail(code: str, message: str, close: int | None = None) -> None:
         with contextlib.suppress(Exception):
@@ -239,7 +273,7 @@ async def game_socket(ws: WebSocket) -> None:
     # 1. hello, always first: every answer, a missing game included, comes after it, so a
     # client reads the same order whatever goes wrong (docs/protocol.md).
     try:
-        text = await asyncio.wait_for(_receive_text(ws, limit), settings.hello_timeout)
+        text = await asyncio.wait_for(_receive_text(ws, limit, inbox), settings.hello_timeout)
         if text is None:
             return
         hello = decode_client(text)
@@ -314,7 +348,7 @@ async def game_socket(ws: WebSocket) -> None:
     try:
         while send_task is None or not send_task.done():
             try:
-                text = await _receive_text(ws, limit)
+                text = await _receive_text(ws, limit, inbox)
                 if text is None:
                     break
                 if not bucket.take():

@@ -23,6 +23,7 @@ import websockets
 from domain import REVIEW, SPECTATOR, GameType, Registry, Rng, fold, seat_viewer
 from protocol import GameCodec, apply_delta, expand_legal
 from server import Settings, create_app
+from server.run import WS_PROTOCOL
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 """The session's Redis (tests/conftest.py resolved it, starting one if none answered)."""
@@ -41,7 +42,7 @@ def uvicorn_config(app: Any, port: int, ws_max_size: int | None = None) -> uvico
         host="127.0.0.1",
         port=port,
         log_level="warning",
-        ws="websockets-sansio",
+        ws=WS_PROTOCOL,
         ws_per_message_deflate=False,
         ws_max_size=Settings().max_frame_bytes if ws_max_size is None else ws_max_size,
         lifespan="on",

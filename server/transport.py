@@ -1,0 +1,136 @@
+"""uvicorn's ``websockets-sansio`` protocol with a short way in for the game socket.
+
+uvicorn hands each received message to the app as an ASGI event: a dict put on an
+``asyncio.Queue``, read back through Starlette's ``WebSocket.receive``, and reading paused
+after every message and resumed when the queue is empty (two more calls into the event loop
+per message). Profiled at 100 swap matches, the queue and Starlette's ``receive`` alone took
+about 6% of the server's CPU, more than websockets' frame parser.
+
+:class:`CloisterWebSocketProtocol` is that protocol with one change, everything else
+(handshake, ping/pong and keepalive, close handshake and codes, ``ws_max_size``, errors)
+left to uvicorn and websockets: received messages go to an :class:`Inbox` instead of the
+queue, a text message as its ``str``, a binary one as ``bytes``, any other event (connect,
+disconnect) as uvicorn's dict. ASGI ``receive`` still works (Starlette's ``accept`` reads
+the connect event through it, and any other endpoint would work unchanged); ``server.ws``
+reads messages from the inbox itself. Reading from the socket is paused only when more
+than :data:`PAUSE_BYTES` wait unread, not after every message.
+
+``cloister serve`` passes the class as uvicorn's ``ws`` (``server.run.uvicorn_config``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+__all__ = ["PAUSE_BYTES", "CloisterWebSocketProtocol", "Inbox"]
+
+PAUSE_BYTES = 64 * 1024
+"""Unread message bytes past which the socket stops being read until the app catches up."""
+
+Message = str | bytes | dict[str, Any]
+"""An inbox item: a text message, a binary message, or another ASGI event."""
+
+
+class Inbox:
+    """What arrived on one WebSocket, for one reader (the endpoint's receive loop).
+
+    Also answers uvicorn's uses of its queue (``put_nowait``, ``empty``), so uvicorn's own
+    events (disconnects, from wherever uvicorn raises them) land here in order with the
+    messages."""
+
+    __slots__ = ("items", "on_drain", "unread", "waiter")
+
+    def __init__(self) -> None:
+        self.items: deque[Message] = deque()
+        self.waiter: asyncio.Future[Message] | None = None
+        self.unread = 0
+        """Bytes of the messages waiting (what pausing the socket bounds)."""
+        self.on_drain: Any = None
+        """Called when a paused socket's backlog is read (set by the protocol)."""
+
+    def put_nowait(self, item: Message) -> None:
+        waiter = self.waiter
+        if waiter is not None:
+            self.waiter = None
+            # A cancelled wait (the hello timeout) leaves a done future: queue instead.
+            if not waiter.done():
+                waiter.set_result(item)
+                return
+        self.items.append(item)
+        if not isinstance(item, dict):
+            self.unread += len(item)
+
+    def empty(self) -> bool:
+        return not self.items
+
+    def _take(self) -> Message:
+        item = self.items.popleft()
+        if not isinstance(item, dict):
+            self.unread -= len(item)
+            if self.on_drain is not None and self.unread <= PAUSE_BYTES // 2:
+                self.on_drain()
+        return item
+
+    async def get(self) -> Message:
+        """The next item, waiting for it if none is there."""
+        if self.items:
+            return self._take()
+        waiter: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self.waiter = waiter
+        return await waiter
+
+
+class CloisterWebSocketProtocol(WebSocketsSansIOProtocol):
+    """See the module's docstring."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.inbox = Inbox()
+        self.queue = self.inbox  # type: ignore[assignment]  # uvicorn's put_nowait/empty
+
+    def send_receive_event_to_app(self) -> None:
+        """A message websockets parsed."""
+        frames, self.frames = self.frames, []
+        data = frames[0] if len(frames) == 1 else b"".join(frames)
+        if self.curr_msg_data_type == "bytes":
+            self._deliver(bytes(data))
+            return
+        try:
+            text = bytes(data).decode()
+        except UnicodeDecodeError:
+            # As uvicorn: invalid UTF-8 in a text message closes with 1007.
+            self.logger.exception("Invalid UTF-8 sequence received from client.")
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return
+        self._deliver(text)
+
+    def _deliver(self, message: str | bytes) -> None:
+        if self.close_sent:
+            # Past the app's close: dropped, reading on until the peer's close arrives.
+            return
+        inbox = self.inbox
+        inbox.put_nowait(message)
+        if inbox.unread > PAUSE_BYTES and not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+            inbox.on_drain = self._resume
+
+    def _resume(self) -> None:
+        self.inbox.on_drain = None
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
+
+    async def receive(self) -> Any:
+        """The ASGI ``receive``: the next item as uvicorn's event dict."""
+        item = await self.inbox.get()
+        if isinstance(item, str):
+            return {"type": "websocket.receive", "text": item}
+        if isinstance(item, bytes):
+            return {"type": "websocket.receive", "bytes": item}
+        return item

@@ -1,0 +1,202 @@
+"""The server's WebSocket protocol (``server.transport``): its inbox delivers what uvicorn's
+queue would, in order, whatever the chunking.
+
+The protocol runs on a stand-in transport (bytes in, bytes out, no socket), driven by a
+sans-I/O websockets client, so every split of the byte stream can be tried."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+import uvicorn
+from uvicorn.server import ServerState
+from websockets.client import ClientProtocol
+from websockets.frames import Close, Frame, Opcode
+from websockets.protocol import State
+from websockets.uri import parse_uri
+
+from server.transport import PAUSE_BYTES, CloisterWebSocketProtocol
+
+MAX_SIZE = 70_000
+
+
+class Transport(asyncio.Transport):
+    def __init__(self) -> None:
+        super().__init__()
+        self.out = bytearray()
+        self.paused = self.closed = False
+
+    def write(self, data: Any) -> None:
+        self.out += data
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 1), "sockname": ("127.0.0.1", 2)}.get(name, default)
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+
+class Session:
+    """One connection: the protocol, its transport, a client, and what the app read."""
+
+    def __init__(self, read: bool = True) -> None:
+        self.got: list[Any] = []
+        self.reading = asyncio.Event()
+        if read:
+            self.reading.set()
+        self.ended = asyncio.Event()
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            assert (await receive())["type"] == "websocket.connect"
+            await send({"type": "websocket.accept"})
+            inbox = send.__self__.inbox
+            while True:
+                await self.reading.wait()
+                item = await inbox.get()
+                self.got.append(item)
+                if isinstance(item, dict):
+                    self.ended.set()
+                    return
+
+        config = uvicorn.Config(
+            app, ws=CloisterWebSocketProtocol, ws_max_size=MAX_SIZE, lifespan="off"
+        )
+        config.load()
+        self.proto = CloisterWebSocketProtocol(config, ServerState(), {})
+        self.transport = Transport()
+        self.proto.connection_made(self.transport)
+        self.client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"))
+
+    async def open(self) -> None:
+        self.client.send_request(self.client.connect())
+        self.proto.data_received(b"".join(self.client.data_to_send()))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        self.pump()
+        assert self.client.state is State.OPEN
+
+    def pump(self) -> list[Any]:
+        """What the server wrote, as the client reads it."""
+        self.client.receive_data(bytes(self.transport.out))
+        self.transport.out.clear()
+        return self.client.events_received()
+
+    async def settle(self) -> None:
+        for _ in range(10):
+            await asyncio.sleep(0)
+
+
+def frames(client: ClientProtocol, *messages: str | bytes) -> bytes:
+    for m in messages:
+        if isinstance(m, str):
+            client.send_text(m.encode())
+        else:
+            client.send_binary(m)
+    return b"".join(client.data_to_send())
+
+
+async def test_two_frames_in_one_read_are_two_messages_in_order() -> None:
+    s = Session()
+    await s.open()
+    long = "z" * 300
+    s.proto.data_received(frames(s.client, "one", long, b"two"))
+    await s.settle()
+    assert s.got == ["one", long, b"two"]
+
+
+async def test_every_split_of_the_stream_gives_the_same_messages() -> None:
+    """Short, 16-bit-length, binary and fragmented messages and a ping among them, the
+    stream cut at every byte: the messages in order, the ping answered."""
+    s = Session()
+    await s.open()
+    long = "é" * 200
+    c = s.client
+    c.send_text(b"a")
+    c.send_text(long.encode())
+    c.send_ping(b"p")
+    c.send_binary(b"\x00\x01")
+    c.send_text(b"frag", fin=False)
+    c.send_continuation(b"ment", fin=True)
+    c.send_text(b"{}")
+    stream = b"".join(c.data_to_send())
+    want = ["a", long, b"\x00\x01", "fragment", "{}"]
+    for cut in range(len(stream) + 1):
+        s.got.clear()
+        s.proto.data_received(stream[:cut])
+        s.proto.data_received(stream[cut:])
+        await s.settle()
+        assert s.got == want, cut
+        pongs = [e for e in s.pump() if e.opcode is Opcode.PONG]
+        assert [p.data for p in pongs] == [b"p"], cut
+
+
+async def test_a_frame_over_the_limit_closes_with_1009() -> None:
+    s = Session()
+    await s.open()
+    s.proto.data_received(frames(s.client, "x" * (MAX_SIZE + 1)))
+    await s.settle()
+    closes = [e for e in s.pump() if e.opcode is Opcode.CLOSE]
+    assert [Close.parse(e.data).code for e in closes] == [1009]
+    assert s.got and s.got[-1]["type"] == "websocket.disconnect"
+
+
+async def test_text_that_is_not_utf8_closes_with_1007() -> None:
+    s = Session()
+    await s.open()
+    s.client.send_frame(Frame(Opcode.TEXT, b"ok\xff"))
+    s.proto.data_received(b"".join(s.client.data_to_send()))
+    await s.settle()
+    closes = [e for e in s.pump() if e.opcode is Opcode.CLOSE]
+    assert [Close.parse(e.data).code for e in closes] == [1007]
+    assert [g for g in s.got if not isinstance(g, dict)] == []
+
+
+async def test_a_close_from_the_client_reaches_the_reader_after_its_messages() -> None:
+    s = Session()
+    await s.open()
+    s.client.send_text(b"last")
+    s.client.send_close(1000)
+    s.proto.data_received(b"".join(s.client.data_to_send()))
+    await asyncio.wait_for(s.ended.wait(), 5)
+    assert s.got[0] == "last"
+    assert s.got[1] == {"type": "websocket.disconnect", "code": 1000, "reason": ""}
+
+
+async def test_reading_pauses_only_past_the_backlog_bound_and_resumes_once_read() -> None:
+    s = Session(read=False)
+    await s.open()
+    chunk = "y" * 1000
+    n = PAUSE_BYTES // len(chunk)
+    s.proto.data_received(frames(s.client, *[chunk] * n))
+    assert not s.transport.paused  # at the bound, not past it
+    s.proto.data_received(frames(s.client, chunk, chunk))
+    assert s.transport.paused
+    s.reading.set()
+    await s.settle()
+    assert len(s.got) == n + 2
+    assert not s.transport.paused
+
+
+async def test_a_cancelled_wait_loses_no_message() -> None:
+    """The hello timeout cancels a wait on the inbox; what arrives next is still read."""
+    s = Session(read=False)
+    await s.open()
+    inbox = s.proto.inbox
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(inbox.get(), 0.01)
+    s.proto.data_received(frames(s.client, "late"))
+    assert await asyncio.wait_for(inbox.get(), 1) == "late"
