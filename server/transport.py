@@ -6,14 +6,20 @@ after every message and resumed when the queue is empty (two more calls into the
 per message). Profiled at 100 swap matches, the queue and Starlette's ``receive`` alone took
 about 6% of the server's CPU, more than websockets' frame parser.
 
-:class:`CloisterWebSocketProtocol` is that protocol with one change, everything else
+:class:`CloisterWebSocketProtocol` is that protocol with two changes, everything else
 (handshake, ping/pong and keepalive, close handshake and codes, ``ws_max_size``, errors)
-left to uvicorn and websockets: received messages go to an :class:`Inbox` instead of the
-queue, a text message as its ``str``, a binary one as ``bytes``, any other event (connect,
-disconnect) as uvicorn's dict. ASGI ``receive`` still works (Starlette's ``accept`` reads
-the connect event through it, and any other endpoint would work unchanged); ``server.ws``
-reads messages from the inbox itself. Reading from the socket is paused only when more
-than :data:`PAUSE_BYTES` wait unread, not after every message.
+left to uvicorn and websockets:
+
+* Received messages go to an :class:`Inbox` instead of the queue: a text message as its
+  ``str``, a binary one as ``bytes``, any other event (connect, disconnect) as uvicorn's
+  dict. ASGI ``receive`` still works (Starlette's ``accept`` reads the connect event
+  through it, and any other endpoint would work unchanged); ``server.ws`` reads messages
+  from the inbox itself. Reading from the socket is paused only when more than
+  :data:`PAUSE_BYTES` wait unread, not after every message.
+* Complete, final, unfragmented text or binary frames, the only frames a game client
+  sends, are parsed here, with websockets' own checks (masked, within the size limit)
+  and its mask routine; any other frame, a partial one, or one that fails a check goes
+  to websockets' parser unchanged, which is then at a frame boundary.
 
 ``cloister serve`` passes the class as uvicorn's ``ws`` (``server.run.uvicorn_config``).
 """
@@ -25,6 +31,12 @@ from collections import deque
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+try:
+    from websockets.speedups import apply_mask
+except ImportError:  # websockets built without its C extension
+    from websockets.utils import apply_mask
 
 __all__ = ["PAUSE_BYTES", "CloisterWebSocketProtocol", "Inbox"]
 
@@ -33,6 +45,8 @@ PAUSE_BYTES = 64 * 1024
 
 Message = str | bytes | dict[str, Any]
 """An inbox item: a text message, a binary message, or another ASGI event."""
+
+_OPEN = State.OPEN
 
 
 class Inbox:
@@ -91,9 +105,60 @@ class CloisterWebSocketProtocol(WebSocketsSansIOProtocol):
         super().__init__(*args, **kwargs)
         self.inbox = Inbox()
         self.queue = self.inbox  # type: ignore[assignment]  # uvicorn's put_nowait/empty
+        # What the quick parser reads of websockets' connection (websockets 17 has it);
+        # without it every frame goes to websockets' parser.
+        conn = self.conn
+        self.quick = hasattr(conn, "current_size") and hasattr(conn, "max_message_size")
+        self.quick = self.quick and isinstance(getattr(conn.reader, "buffer", None), bytearray)
+
+    def data_received(self, data: bytes) -> None:
+        conn = self.conn
+        if (
+            conn.state is not _OPEN
+            or not self.quick
+            or conn.reader.buffer
+            or conn.current_size is not None
+            or conn.extensions
+            or self.close_sent
+        ):
+            super().data_received(data)
+            return
+        limit = conn.max_message_size
+        end = len(data)
+        at = 0
+        while at < end:
+            # A client's frame: FIN + text (0x81) or binary (0x82), no RSV bits, masked.
+            if end - at < 6:
+                break
+            head, size = data[at], data[at + 1]
+            if (head != 0x81 and head != 0x82) or not size & 0x80:
+                break
+            size &= 0x7F
+            start = at + 6
+            if size == 126:
+                start += 2
+                if end < start:
+                    break
+                size = int.from_bytes(data[at + 2 : at + 4], "big")
+            elif size == 127:
+                break  # 64 KiB or more: websockets' parser takes it
+            if (limit is not None and size > limit) or end < start + size:
+                break
+            payload = apply_mask(data[start : start + size], data[start - 4 : start])
+            if head == 0x81:
+                try:
+                    message: str | bytes = payload.decode()
+                except UnicodeDecodeError:
+                    break  # websockets and uvicorn close with 1007
+            else:
+                message = payload
+            self._deliver(message)
+            at = start + size
+        if at < end:
+            super().data_received(data[at:] if at else data)
 
     def send_receive_event_to_app(self) -> None:
-        """A message websockets parsed."""
+        """A message websockets parsed (any frame the quick path left to it)."""
         frames, self.frames = self.frames, []
         data = frames[0] if len(frames) == 1 else b"".join(frames)
         if self.curr_msg_data_type == "bytes":

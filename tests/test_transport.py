@@ -1,5 +1,5 @@
-"""The server's WebSocket protocol (``server.transport``): its inbox delivers what uvicorn's
-queue would, in order, whatever the chunking.
+"""The server's WebSocket protocol (``server.transport``): its quick frame parser and inbox
+deliver what websockets' parser and uvicorn's queue would, in order, whatever the chunking.
 
 The protocol runs on a stand-in transport (bytes in, bytes out, no socket), driven by a
 sans-I/O websockets client, so every split of the byte stream can be tried."""
@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 from websockets.client import ClientProtocol
 from websockets.frames import Close, Frame, Opcode
@@ -109,13 +110,20 @@ def frames(client: ClientProtocol, *messages: str | bytes) -> bytes:
     return b"".join(client.data_to_send())
 
 
-async def test_two_frames_in_one_read_are_two_messages_in_order() -> None:
+async def test_two_frames_in_one_read_are_two_messages_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Parsed by the quick path alone (websockets' parser is not called), a 16-bit length
+    included: a wrong parse that fell back to websockets would pass unseen otherwise."""
     s = Session()
     await s.open()
+    left: list[bytes] = []
+    monkeypatch.setattr(WebSocketsSansIOProtocol, "data_received", lambda _, d: left.append(d))
     long = "z" * 300
     s.proto.data_received(frames(s.client, "one", long, b"two"))
     await s.settle()
     assert s.got == ["one", long, b"two"]
+    assert left == []
 
 
 async def test_every_split_of_the_stream_gives_the_same_messages() -> None:
