@@ -104,6 +104,9 @@ class Secret:
 class Declaration:
     secrets: tuple[tuple[str, Secret], ...]
     private_to: tuple[str, ...]
+    init: tuple[tuple[str, str], ...] = ()
+    """(attribute, ``__init__`` argument) of each field the type's ``__init__`` takes: a
+    redacted copy is built with them (what ``attrs.evolve`` works out on every call)."""
 
 
 def secret(
@@ -146,7 +149,8 @@ def event(cls: type[T] | None = None, /, *, private_to: str | tuple[str, ...] = 
         if any(spec.omit for _, spec in secrets):
             raise TypeError(f"{c.__qualname__}: omit= is for view parts, not events")
         owners = (private_to,) if isinstance(private_to, str) else tuple(private_to)
-        setattr(frozen, _DECLARED, Declaration(secrets, owners))
+        init = tuple((f.name, f.alias) for f in attrs.fields(cast(Any, frozen)) if f.init)
+        setattr(frozen, _DECLARED, Declaration(secrets, owners, init))
         return frozen
 
     return make if cls is None else make(cls)
@@ -180,7 +184,10 @@ def redact(ev: T, viewer: Viewer) -> T | None:
         return ev
     if all(getattr(ev, name) == value for name, value in changes.items()):
         return ev
-    return attrs.evolve(ev, **changes)  # type: ignore[misc]
+    # As attrs.evolve (through __init__, so validators and converters see the blanks).
+    args = {alias: getattr(ev, name) for name, alias in decl.init}
+    args.update(changes)
+    return type(ev)(**args)
 
 
 def _path(obj: Any, dotted: str) -> Any:
