@@ -188,6 +188,11 @@ def _wire_dicts(
 
 def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
     """The log sentence of a platform event (``cloister.*``); empty if it has none."""
+    if e.type == COMMAND_ACCEPTED:
+        # Bookkeeping, quiet like a game's quiet events: the events the command produced tell
+        # right after what it did, in the rulebook's words, and a line "X makes a move" before
+        # each of them doubled the log. Exports and ``cloister verify`` still carry it.
+        return ""  # asked first: one per command, the commonest platform event by far
     kind = e.type[len(PLATFORM) :]
     if kind == "SeatTaken":
         seat = e.data["seat"]
@@ -209,11 +214,6 @@ def platform_text(rec: GameRecord, e: LogEntry, names: Names) -> str:
             "The random seed is revealed: anyone can now check every shuffle, draw and "
             "roll against the promise made when the game was created"
         )
-    if kind == "CommandAccepted":
-        # Bookkeeping, quiet like a game's quiet events: the events the command produced tell
-        # right after what it did, in the rulebook's words, and a line "X makes a move" before
-        # each of them doubled the log. Exports and ``cloister verify`` still carry it.
-        return ""
     from .clocks import clock_text
 
     return clock_text(rec, e, names)
