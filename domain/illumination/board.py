@@ -61,13 +61,14 @@ def benefits(state: State, pos: int, cell: int, tile: str) -> tuple[int, list[in
 
 def conflicts(state: State, book: Book) -> list[Conflict]:
     """Every conflict (connected faceup tiles of one pair, both factions present)."""
+    # Each cell's faceup faction read once (the walk below looks at each cell from each of
+    # its neighbours): this runs after every placement.
+    factions = [faceup_faction(state, book, c) for c in range(25)]
     seen: set[int] = set()
     out: list[Conflict] = []
     for start in range(25):
-        if start in seen:
-            continue
-        f = faceup_faction(state, book, start)
-        if f is None:
+        f = factions[start]
+        if f is None or start in seen:
             continue
         pair = PAIR_OF[f]
         comp = {start}
@@ -77,12 +78,12 @@ def conflicts(state: State, book: Book) -> list[Conflict]:
             for n in NEIGHBOURS[c]:
                 if n in comp:
                     continue
-                g = faceup_faction(state, book, n)
+                g = factions[n]
                 if g is not None and PAIR_OF[g] == pair:
                     comp.add(n)
                     todo.append(n)
         seen |= comp
-        sides = {FACTION_SIDE[faceup_faction(state, book, c) or ""] for c in comp}
+        sides = {FACTION_SIDE[factions[c] or ""] for c in comp}
         if len(sides) == 2:
             out.append(Conflict(pair, tuple(sorted(comp))))
     return out
