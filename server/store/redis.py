@@ -244,25 +244,16 @@ class RedisStore:
         digest: str = "",
         head_uuid: str = "",
     ) -> AppendResult:
-        args: list[Any] = [
-            expected,
-            command_id,
-            len(events),
-            len(meta or {}),
-            self._publish or await self._server(),
-            digest,
-            head_uuid,
-        ]
+        publish = self._publish or await self._server()
+        meta = meta or {}
+        args: list[Any] = [expected, command_id, len(events), len(meta), publish, digest, head_uuid]
         for e in events:
-            args += [e.type, e.schema, e.uuid, orjson.dumps(e.data)]
-        for k, v in (meta or {}).items():
-            args += [k, v]
-        keys = [
-            self._key(game_id, "events"),
-            self._key(game_id, "cmds"),
-            self._key(game_id, "meta"),
-            self._key(game_id, "bell"),  # a channel, but in KEYS: a cluster checks its slot
-        ]
+            args.extend((e.type, e.schema, e.uuid, orjson.dumps(e.data)))
+        for k, v in meta.items():
+            args.extend((k, v))
+        tag = f"{self.prefix}:{{{game_id}}}:"  # the game's keys as _key makes them, formatted once
+        # The bell is a channel, but in KEYS: a cluster checks its slot.
+        keys = [tag + "events", tag + "cmds", tag + "meta", tag + "bell"]
         status, version = await self._script(keys, args)
         status = status.decode() if isinstance(status, bytes) else status
         if status not in APPEND_STATUSES:  # the script answers only these; anything else is a bug
