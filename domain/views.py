@@ -390,17 +390,25 @@ def _render_value(value: Any, viewer: Viewer, memo: Memo) -> Any:
     cls = type(value)
     if cls in _SCALARS:
         return value
-    if cls is ByAudience:
-        return _render_value(value.of(viewer), viewer, memo)
-    if cls is list or cls is tuple:
-        # Scalars inline: most lists in views are lists of names and numbers.
-        return [v if type(v) in _SCALARS else _render_value(v, viewer, memo) for v in value]
-    if cls is dict:
-        return {k: _render_value(v, viewer, memo) for k, v in value.items()}
-    if value is OMITTED:
-        raise UndeclaredSecrets("an omitted secret inside a list or dict of a view")
-    if isinstance(value, (str, int, float)):
-        return value  # a StrEnum or IntEnum member
+    plan = _PLANS.get(cls)  # only declared parts have plans: a part is told at once
+    if plan is None:
+        if cls is ByAudience:
+            return _render_value(value.of(viewer), viewer, memo)
+        if cls is list or cls is tuple:
+            # Scalars inline: most lists in views are lists of names and numbers.
+            return [v if type(v) in _SCALARS else _render_value(v, viewer, memo) for v in value]
+        if cls is dict:
+            return {k: _render_value(v, viewer, memo) for k, v in value.items()}
+        if value is OMITTED:
+            raise UndeclaredSecrets("an omitted secret inside a list or dict of a view")
+        if isinstance(value, (str, int, float)):
+            return value  # a StrEnum or IntEnum member
+        plan = _plan(cls)  # a part met for the first time, or refused
+    if plan.sole_secret is not None:
+        # A part sent as one secret field (Owned) is cheaper to decide again than to look
+        # up and keep: games build a fresh one per state (the cache would only miss and
+        # fill), and what its value holds is a part rendered through here, cached itself.
+        return _render(value, plan, viewer, memo)
     # A part inside the view: rendered once per (part, audience) across states. A part is
     # frozen and what it holds is never mutated, and its secrets' rules read only the part
     # and the viewer, so a game that builds the next state's view with the same part (a
@@ -410,7 +418,7 @@ def _render_value(value: Any, viewer: Viewer, memo: Memo) -> Any:
     hit = _RENDERED.get(key)
     if hit is not None and hit[0] is value:
         return hit[1]
-    out = _render(value, _plan(cls), viewer, memo)
+    out = _render(value, plan, viewer, memo)
     if len(_RENDERED) >= _RENDERED_MAX:
         _RENDERED.clear()
     _RENDERED[key] = (value, out)
