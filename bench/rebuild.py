@@ -21,6 +21,7 @@ every other load.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import statistics
@@ -60,8 +61,10 @@ async def _play(service: GameService, name: str, options: dict[str, Any], seed: 
         seat = min(rec.game.to_act(rec.state))
         command = bot_move(bot, rec.game, rec.state, seat, rng)
         await service.command(rec, seat, uuid.uuid4().hex, rec.codec.encode_command(command))
-    while service._snapshot_tasks:  # the end-of-game snapshot
-        await next(iter(service._snapshot_tasks))
+    # The end-of-game snapshot. Not a loop awaiting the set's first task: a finished task's
+    # await does not yield, so the done callback that removes it from the set never ran
+    # and the loop spun forever (seen on the swap game).
+    await asyncio.gather(*service._snapshot_tasks)
     return rec
 
 
