@@ -52,11 +52,19 @@ class _NoSnapshots:
         self.get_meta = store.get_meta
 
 
-async def _play(service: GameService, name: str, options: dict[str, Any], seed: int) -> Any:
+async def play_to_end(
+    service: GameService,
+    name: str,
+    options: dict[str, Any] | None = None,
+    seed: int = 7,
+    bot_level: str = "greedy",
+) -> Any:
+    """A new game of ``name`` played to its end through ``service`` by one bot level in
+    every seat, its end-of-game snapshot written (also the cache's size test uses it)."""
     rec = await service.create(name, options, f"rebuild-{seed}")
     for seat in range(len(rec.seats)):
         await service.take_seat(rec, seat, f"p{seat}")
-    bot, rng = rec.gtype.bot("greedy"), Rng(seed)
+    bot, rng = rec.gtype.bot(bot_level), Rng(seed)
     while not rec.terminal:
         seat = min(rec.game.to_act(rec.state))
         command = bot_move(bot, rec.game, rec.state, seat, rng)
@@ -105,7 +113,7 @@ async def rebuild_rates(redis_url: str, reps: int = 5) -> dict[str, Any]:
     out: dict[str, Any] = {}
     try:
         for label, name, options in LOGS:
-            rec = await _play(GameService(store, registry), name, options, seed=7)
+            rec = await play_to_end(GameService(store, registry), name, options)
             row: dict[str, Any] = {"events": rec.version}
             for mode in ("snapshot", "cold"):
                 with server_gc():

@@ -5,19 +5,18 @@ from __future__ import annotations
 import asyncio
 import gc
 import tracemalloc
-import uuid
 from typing import Any
 
 import httpx
 import orjson
 import pytest
 
+from bench.rebuild import play_to_end
 from bench.swapgame import bench_registry
-from domain import Rng, default_registry
-from domain.bots import bot_move
+from domain import default_registry
 from server.bots import BotRunner
 from server.cache import RECORD_BYTES, GameCache, estimate
-from server.games import GameRecord, GameService
+from server.games import GameService
 from server.store.memory import MemoryStore
 from tests.support import Player, http, new_game, running_server
 from tests.test_lobby import finished
@@ -120,28 +119,16 @@ async def test_a_played_game_stays_cached_while_others_come_and_go(
         assert metric(base, "cloister_games_cached") <= 3
 
 
-async def _played(service: GameService, name: str, bot: str) -> GameRecord:
-    rec = await service.create(name, None, "cache-size")
-    for seat in range(len(rec.seats)):
-        await service.take_seat(rec, seat, f"p{seat}")
-    level, rng = rec.gtype.bot(bot), Rng(7)
-    while not rec.terminal:
-        seat = min(rec.game.to_act(rec.state))
-        command = bot_move(level, rec.game, rec.state, seat, rng)
-        await service.command(rec, seat, uuid.uuid4().hex, rec.codec.encode_command(command))
-    await asyncio.gather(*service._snapshot_tasks)
-    return rec
-
-
 @pytest.mark.parametrize(("name", "bot"), [("high-card", "random"), ("bench-swap", "random")])
 async def test_the_estimate_covers_what_a_finished_record_really_holds(name: str, bot: str) -> None:
     """What dropping a finished record frees (tracemalloc, after gc) is within its estimate:
     else the byte bound lets a process hold more than it says."""
     service = GameService(MemoryStore(), bench_registry())
-    await _played(service, name, bot)  # codecs and caches built once per process first
+    # Codecs and caches are built once per process: a first game builds them.
+    await play_to_end(service, name, bot_level=bot)
     tracemalloc.start()  # it sees only what is allocated while it runs: the game's record
     try:
-        rec = await _played(service, name, bot)
+        rec = await play_to_end(service, name, bot_level=bot)
         game_id, size, entries = rec.id, estimate(rec), len(rec.log)
         del rec
         gc.collect()
