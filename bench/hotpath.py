@@ -52,6 +52,7 @@ from websockets.server import ServerProtocol
 
 from server import Settings, create_app
 from server.games import SeatClaim
+from server.run import tune_gc
 from server.transport import Inbox
 from server.ws import RAW_SEND, game_socket
 
@@ -210,6 +211,7 @@ async def serving(store: Any) -> AsyncIterator[Any]:
         redis_url=REDIS_URL, bot_delay=0.0, rate_per_second=1e9, rate_burst=1_000_000
     )
     app = create_app(settings, bench_registry(), store=store)
+    tune_gc()  # the garbage collector as every server process runs it
     async with app.router.lifespan_context(app):
         yield app
 
