@@ -147,10 +147,12 @@ class GameRecord:
     fork: dict[str, Any] | None = None
     """For a game forked from another (``server.fork``): the source and the events that
     rebuild its position, played out in place of the set-up when the game starts."""
+    game: Any = attrs.field(init=False, repr=False)
+    """``gtype.game``, held as an attribute: the rules are asked for it about fifteen times
+    a move, and a property is a Python call each time."""
 
-    @property
-    def game(self) -> Any:
-        return self.gtype.game
+    def __attrs_post_init__(self) -> None:
+        self.game = self.gtype.game
 
     @property
     def started(self) -> bool:
