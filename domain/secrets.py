@@ -107,6 +107,10 @@ class Declaration:
     init: tuple[tuple[str, str], ...] = ()
     """(attribute, ``__init__`` argument) of each field the type's ``__init__`` takes: a
     redacted copy is built with them (what ``attrs.evolve`` works out on every call)."""
+    owner: str | None = None
+    """The one plain field every secret of the type is owned by (``secret(owner="seat")``
+    on each), else None: the seat viewer of that seat sees the whole event, every other
+    seat or spectator none of its secrets, decided with one comparison."""
 
 
 def secret(
@@ -150,7 +154,13 @@ def event(cls: type[T] | None = None, /, *, private_to: str | tuple[str, ...] = 
             raise TypeError(f"{c.__qualname__}: omit= is for view parts, not events")
         owners = (private_to,) if isinstance(private_to, str) else tuple(private_to)
         init = tuple((f.name, f.alias) for f in attrs.fields(cast(Any, frozen)) if f.init)
-        setattr(frozen, _DECLARED, Declaration(secrets, owners, init))
+        rules = {
+            spec.owners if spec.visible is None and not spec.by_seat else None
+            for _, spec in secrets
+        }
+        sole = next(iter(rules)) if len(rules) == 1 else None
+        owner = sole[0] if sole is not None and len(sole) == 1 and "." not in sole[0] else None
+        setattr(frozen, _DECLARED, Declaration(secrets, owners, init, owner))
         return frozen
 
     return make if cls is None else make(cls)
@@ -175,11 +185,19 @@ def redact(ev: T, viewer: Viewer) -> T | None:
         return ev
     if decl.private_to and not any(_sees(viewer, _path(ev, f)) for f in decl.private_to):
         return None
-    changes = {
-        name: spec.received(ev, viewer, getattr(ev, name)) if spec.by_seat else spec.blanked(ev)
-        for name, spec in decl.secrets
-        if not spec.sees(ev, viewer)
-    }
+    owner = decl.owner
+    if owner is not None:
+        # Secret.sees of each secret, asked once (they all read the same field).
+        seat = viewer.seat
+        if seat is not None and getattr(ev, owner) == seat:
+            return ev
+        changes = {name: spec.blanked(ev) for name, spec in decl.secrets}
+    else:
+        changes = {
+            name: spec.received(ev, viewer, getattr(ev, name)) if spec.by_seat else spec.blanked(ev)
+            for name, spec in decl.secrets
+            if not spec.sees(ev, viewer)
+        }
     if not changes:
         return ev
     if all(getattr(ev, name) == value for name, value in changes.items()):
