@@ -65,10 +65,15 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
                 ops.append([[*path, key], value])
                 added += 1
             elif before != value:
-                if _walked(before, value):
+                # _walked's answer, asked only of what the two commonest cases do not
+                # settle: two containers of one kind (walked), a scalar (set).
+                kind = type(before)
+                if kind is type(value) and (kind is dict or kind is list):
                     _diff(before, value, [*path, key], ops)
-                else:
+                elif kind in _LEAVES or not _walked(before, value):
                     ops.append([[*path, key], value])
+                else:
+                    _diff(before, value, [*path, key], ops)
         if len(old) + added != len(new):
             for key in old:
                 if key not in new:
@@ -87,10 +92,13 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
             return
         for i in changed:
             a, b = old[i], new[i]
-            if _walked(a, b):
+            kind = type(a)
+            if kind is type(b) and (kind is dict or kind is list):
                 _diff(a, b, [*path, i], ops)
-            else:
+            elif kind in _LEAVES or not _walked(a, b):
                 ops.append([[*path, i], b])
+            else:
+                _diff(a, b, [*path, i], ops)
         if n_new > n_old:
             for i in range(n_old, n_new):
                 ops.append([[*path, i], new[i]])
@@ -101,6 +109,8 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
 
 
 _ABSENT: Any = object()
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+"""Types :func:`_walked` never walks into (its answer for them, without the call)."""
 
 
 def _walked(old: Any, new: Any) -> bool:
