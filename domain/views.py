@@ -161,6 +161,9 @@ class _Plan:
     sole_secret: tuple[Secret, int] | None = None
     """For a part sent as one secret field (``unwrap``, as :class:`Owned`): that field's
     rule and how it is sent, so the renderer decides it without building the part's dict."""
+    sole_owner: str | None = None
+    """For such a part whose rule is one owner field (``secret(owner="seat")``, as
+    :class:`Owned`): that field, so the renderer decides without calling the rule."""
 
 
 _PLANS: dict[type, _Plan] = {}
@@ -214,6 +217,11 @@ def _plan(cls: type) -> _Plan:
         else:
             unwrap = None
         specs = dict(secrets)
+        sole = (
+            next(((specs[n], how) for n, how, _ in wire if n in specs), None)
+            if unwrap is not None
+            else None
+        )
         plan = _Plan(
             tuple(secrets),
             tuple(walk),
@@ -223,14 +231,22 @@ def _plan(cls: type) -> _Plan:
             tuple((n, specs[n], how) for n, how, _ in wire if n in specs),
             tuple(n for n, _, _ in wire if n in walk and n not in specs),
             frozenset(specs) | frozenset(walk),
-            next(((specs[n], how) for n, how, _ in wire if n in specs), None)
-            if unwrap is not None
-            else None,
+            sole,
+            _sole_owner(sole[0]) if sole is not None else None,
         )
     finally:
         _BUILDING.discard(cls)
     _PLANS[cls] = plan
     return plan
+
+
+def _sole_owner(spec: Secret) -> str | None:
+    """The one plain owner field of a rule that is only that (``Secret.sees`` then says:
+    the omniscient see it, and the seat viewer of the seat that field holds), else None."""
+    if spec.visible is not None or spec.by_seat or len(spec.owners) != 1:
+        return None
+    owner = spec.owners[0]
+    return None if "." in owner else owner
 
 
 def _holds(tp: Any) -> tuple[bool, bool]:
@@ -404,11 +420,27 @@ def _render_value(value: Any, viewer: Viewer, memo: Memo) -> Any:
         if isinstance(value, (str, int, float)):
             return value  # a StrEnum or IntEnum member
         plan = _plan(cls)  # a part met for the first time, or refused
-    if plan.sole_secret is not None:
+    sole = plan.sole_secret
+    if sole is not None:
         # A part sent as one secret field (Owned) is cheaper to decide again than to look
         # up and keep: games build a fresh one per state (the cache would only miss and
         # fill), and what its value holds is a part rendered through here, cached itself.
-        return _render(value, plan, viewer, memo)
+        # Decided here as _render decides it, without its call (a hand per seat per view).
+        owner = plan.sole_owner
+        if owner is None:
+            return _render(value, plan, viewer, memo)
+        spec, how = sole
+        if viewer.omniscient or (viewer.seat is not None and getattr(value, owner) == viewer.seat):
+            inner = getattr(value, cast(str, plan.unwrap))
+        elif spec.omit:
+            return None
+        else:
+            inner = spec.blanked(value)
+        if how != _WALK or type(inner) in _SCALARS:
+            return inner
+        if type(inner) is list or type(inner) is tuple:
+            return [v if type(v) in _SCALARS else _render_value(v, viewer, memo) for v in inner]
+        return _render_value(inner, viewer, memo)
     # A part inside the view: rendered once per (part, audience) across states. A part is
     # frozen and what it holds is never mutated, and its secrets' rules read only the part
     # and the viewer, so a game that builds the next state's view with the same part (a
