@@ -151,14 +151,20 @@ def _wire_dicts(
     names = names_for(rec, viewer, table)
     out: list[dict[str, Any]] = []
     for e in entries:
+        if e.type == COMMAND_ACCEPTED:  # one per command: the commonest entry by far
+            data = e.data
+            seat = data["seat"]
+            if not viewer.omniscient and viewer.seat != seat:  # Viewer.sees_seat
+                # A command can carry a choice still secret (a face-down pick): others
+                # learn only who acted, and when.
+                data = {"seat": seat, "at": data["at"]}
+            # Its log sentence is none (platform_text says why).
+            out.append({"version": e.version, "type": COMMAND_ACCEPTED, "data": data, "text": ""})
+            continue
         if e.event is None:
             text = platform_text(rec, e, names)
             data = e.data
-            if e.type == COMMAND_ACCEPTED and not viewer.sees_seat(data["seat"]):
-                # A command can carry a choice still secret (a face-down pick): others
-                # learn only who acted, and when.
-                data = {"seat": data["seat"], "at": data["at"]}
-            elif e.version == 1 and "fork" in data and viewer != REVIEW:
+            if e.version == 1 and "fork" in data and viewer != REVIEW:
                 data = fork_created(data)  # the position's secrets, as in its events
             out.append({"version": e.version, "type": e.type, "data": data, "text": text})
             continue
@@ -294,22 +300,22 @@ class Projection:
     instead of encoding and grouping them again."""
 
     def view(self, rec: GameRecord, viewer: Viewer) -> Any:
-        try:
-            return self.views[viewer]
-        except KeyError:
+        # Looked up, not caught: every audience misses once per version (a new projection
+        # each move), and a raised KeyError costs more than the lookup.
+        view = self.views.get(viewer, _UNSET)
+        if view is _UNSET:
             view = self.views[viewer] = current_view(rec, viewer, self)
-            return view
+        return view
 
     def legal_of(
         self, rec: GameRecord, seat: int | None, to_act: list[int] | None = None
     ) -> list[dict[str, Any]]:
-        try:
-            return self.legal[seat]
-        except KeyError:
-            pass
+        legal = self.legal.get(seat)
+        if legal is not None:
+            return legal
         commands = _legal_commands(rec, seat, to_act)
         # A seat that cannot act has nothing to group (most seats, most of the time).
-        legal: list[dict[str, Any]] = []
+        legal = []
         if commands and seat is not None:
             known = self.known.get(seat)
             # Equal commands (attrs equality: same types, equal fields) encode alike.
@@ -449,10 +455,13 @@ class Hub:
         events_by_viewer: dict[Viewer, list[dict[str, Any]]] = {}
         table: Any = _UNSET  # the same for every frame of the batch: made once, if needed
         names: Table | None = None  # likewise
+        version = rec.version
         for conn in list(conns):
-            if conn.version >= rec.version:
+            if conn.version >= version:
                 continue
-            viewer = audience(rec, conn.seat, terminal)
+            seat = conn.seat
+            # audience() without the call: one per connection per move.
+            viewer = REVIEW if terminal else SPECTATOR if seat is None else seat_viewer(seat)
             if table is _UNSET:
                 table = self.table(rec)
             if conn.version != base:
@@ -500,19 +509,21 @@ class Hub:
         status: str,
         table: dict[str, Any] | None,
     ) -> bytes:
-        if old is None or holds not in old.views or seat not in old.legal:
+        held = _UNSET if old is None or holds is None else old.views.get(holds, _UNSET)
+        was = None if old is None else old.legal.get(seat)
+        if held is _UNSET or was is None:
             return self._full(rec, new, viewer, seat, events, table)
+        assert old is not None
         message: dict[str, Any] = {
             "type": "update",
             "version": rec.version,
             "base": old.version,
             "events": events,
-            "delta": diff(old.views[holds], new.view(rec, viewer)),
+            "delta": diff(held, new.view(rec, viewer)),
             "to_act": to_act,
             "status": status,
         }
         legal = new.legal_of(rec, seat, to_act)
-        was = old.legal[seat]
         if legal is not was and legal != was:
             message["legal"] = legal
         if table is not None:
