@@ -20,6 +20,7 @@ from domain import REVIEW, SPECTATOR, Context, Names, Rng, default_registry, sea
 from domain.game import Game, validate_options
 from tests.narration_rules import content_ids, problems
 from tests.scale import playouts
+from tests.state_views import StateViews
 
 REGISTRY = default_registry()
 PLAYERS = ("Ann", "Brother Anselm", None, "Dee", "Eve", None, "Gus")
@@ -125,10 +126,11 @@ def test_every_line_and_prompt_reads_as_words(game_name: str, options: dict[str,
         for k, (state, events) in enumerate(playout(game, options, g)):
             log += events
             if k % 7 == 0 or game.is_terminal(state):
+                views = StateViews(game, state)  # (the full view built once per state)
                 for viewer in audiences:
                     if viewer is REVIEW and not game.is_terminal(state):
                         continue
-                    text = game.view(state, viewer).get("prompt")
+                    text = views(viewer).get("prompt")
                     if len(str(text).split()) < 3:
                         bad.append(f"prompt for {viewer}: {text!r} is not a sentence")
                     for p in problems(text, ids, event_names):

@@ -18,6 +18,7 @@ from domain.randomness import Context, Rng
 from domain.simultaneous import ChoiceCommitted
 from domain.viewers import SPECTATOR, Viewer, seat_viewer
 from protocol.codec import GameCodec
+from tests.state_views import StateViews
 
 CODEC = GameCodec(GAME)
 COMBOS = [
@@ -107,7 +108,9 @@ def viewers(n: int) -> list[Viewer]:
     return [*(seat_viewer(s) for s in range(n)), SPECTATOR]
 
 
-def check_no_leak(state: State, events: list[Any]) -> None:
+def check_no_leak(state: State, events: list[Any], views: StateViews | None = None) -> None:
+    """``views``: the state's views, computed once for this check and the next bot."""
+    views = views or StateViews(GAME, state)
     # Secret answers (card selection, event and feast/study-day answers) are made of public
     # ids, so the id scan below cannot see them: check the commit itself is redacted.
     for e in events:
@@ -119,7 +122,7 @@ def check_no_leak(state: State, events: list[Any]) -> None:
         hidden = GAME.hidden_values(state, viewer)
         if not hidden:
             continue
-        blob = orjson.dumps(GAME.view(state, viewer)).decode()
+        blob = orjson.dumps(views(viewer)).decode()
         for e in events:
             r = GAME.redact(e, viewer)
             if r is not None:
@@ -154,29 +157,35 @@ def play(
     leak_every: int = 1,
 ) -> tuple[State, list[Any], int]:
     state, log = new_game(level, n, mode, f"setup-{seed}")
+    views = StateViews(GAME, state)
     if checks:
         check_invariants(state)
-        check_no_leak(state, log)
+        check_no_leak(state, log, views)
         check_codec(log)
     rng = Rng(seed)
-    choosers = choosers or [random_chooser()] * n
+    bot = RandomBot()
     steps = 0
     while not GAME.is_terminal(state):
         acting = sorted(GAME.to_act(state))
         assert acting, "not terminal but nobody to act"
         seat = acting[0]
-        command = choosers[seat](state, seat, rng)
+        if choosers is None:
+            # random_chooser()'s move, with the view the leak check rendered of this state
+            command = views.bot_move(bot, seat, rng)
+        else:
+            command = choosers[seat](state, seat, rng)
         events = list(GAME.decide(state, seat, command, Context.seeded(f"{seed}:{steps}")))
         for e in events:
             state = GAME.evolve(state, e)
             if checks:
                 check_invariants(state)
+        views = StateViews(GAME, state)
         if checks:
             raw = orjson.loads(orjson.dumps(CODEC.encode_command(command)))
             assert CODEC.decode_command(raw) == command
             check_codec(events)
             if steps % leak_every == 0:
-                check_no_leak(state, events)
+                check_no_leak(state, events, views)
         log += events
         steps += 1
         assert steps < 5000, "game did not terminate"

@@ -19,6 +19,7 @@ from domain.illumination.turn import Turn
 from domain.randomness import Context, Rng
 from domain.viewers import SPECTATOR, Viewer
 from protocol.codec import GameCodec
+from tests.state_views import StateViews
 
 CODEC = GameCodec(GAME)
 TILES = CONTENT.tiles
@@ -213,14 +214,18 @@ def viewers(state: State) -> list[Viewer]:
     return [Viewer(seat=s) for s in range(seats)] + [SPECTATOR]
 
 
-def check_no_leak(state: State, events: list[Any], *, views: bool = True) -> None:
+def check_no_leak(
+    state: State, events: list[Any], *, views: bool = True, seen: StateViews | None = None
+) -> None:
+    """``seen``: the state's views, computed once for this check and the next bot."""
+    seen = seen or StateViews(GAME, state)
     for viewer in viewers(state):
         hidden = GAME.hidden_values(state, viewer)
         if not hidden:
             continue
         texts = []
         if views:
-            texts.append(orjson.dumps(GAME.view(state, viewer)).decode())
+            texts.append(orjson.dumps(seen(viewer)).decode())
         for e in events:
             red = GAME.redact(e, viewer)
             if red is not None:
@@ -252,20 +257,23 @@ def random_game(
     rng = Rng(seed)
     steps = 0
     closed: dict[Any, Any] = {}
+    seen = StateViews(GAME, state)
     while not GAME.is_terminal(state):
         to_act = GAME.to_act(state)
         assert to_act, "deadlock: nobody to act"
         seat = min(to_act)
-        command = bot_move(bot, GAME, state, seat, rng)
+        # bot_move(bot, GAME, state, seat, rng), with the view the leak check rendered
+        command = seen.bot_move(bot, seat, rng)
         events = list(GAME.decide(state, seat, command, Context.seeded(f"{seed}-{steps}")))
         for e in events:
             state = GAME.evolve(state, e)
             if check:
                 check_conservation(state)
+        seen = StateViews(GAME, state)
         if check:
             check_board(state, closed)
             views = leak_views > 0 and (steps % leak_views == 0 or GAME.is_terminal(state))
-            check_no_leak(state, events, views=views)
+            check_no_leak(state, events, views=views, seen=seen)
         log.extend(events)
         steps += 1
         assert steps < 3000, "game does not terminate"

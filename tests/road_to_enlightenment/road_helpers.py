@@ -7,13 +7,14 @@ from typing import Any
 
 import orjson
 
-from domain.bots import RandomBot, bot_move
+from domain.bots import RandomBot
 from domain.randomness import Context, Rng
 from domain.road_to_enlightenment import GAME
 from domain.road_to_enlightenment.content import content
 from domain.road_to_enlightenment.state import State, replace
 from domain.viewers import SPECTATOR, Viewer
 from protocol.codec import GameCodec
+from tests.state_views import StateViews
 
 CODEC = GameCodec(GAME)
 CARD_RE = re.compile(r"re-[A-Z][A-Z0-9]{2}")
@@ -87,12 +88,17 @@ def viewers(state: State) -> list[Viewer]:
     return [SPECTATOR, *(Viewer(seat=s) for s in range(len(state.players)))]
 
 
-def check_no_leak(state: State, events: list[Any], views: bool) -> None:
-    """Nothing ``viewer`` receives names a card in ``hidden_values(state, viewer)``."""
+def check_no_leak(
+    state: State, events: list[Any], views: bool, seen: StateViews | None = None
+) -> None:
+    """Nothing ``viewer`` receives names a card in ``hidden_values(state, viewer)``.
+
+    ``seen``: the state's views, computed once for this check and the next bot."""
     # An event whose full form names no card cannot leak one in any redaction: skip it.
     carded = [e for e in events if CARD_RE.search(repr(e))]
     if not carded and not views:
         return
+    seen = seen or StateViews(GAME, state)
     for viewer in viewers(state):
         texts = []
         for e in carded:
@@ -100,7 +106,7 @@ def check_no_leak(state: State, events: list[Any], views: bool) -> None:
             if r is not None:
                 texts.append((type(e).__name__, orjson.dumps(CODEC.encode_event(r)).decode()))
         if views:
-            texts.append(("the view", orjson.dumps(GAME.view(state, viewer)).decode()))
+            texts.append(("the view", orjson.dumps(seen(viewer)).decode()))
         named = [(where, CARD_RE.findall(text)) for where, text in texts]
         if not any(ids for _, ids in named):
             continue
@@ -127,22 +133,25 @@ def random_playout(
     rng = Rng(f"bots:{seed}")
     bot = RandomBot()
     steps = 0
+    seen = StateViews(GAME, state)
     while not GAME.is_terminal(state):
         assert steps < cap, "the game did not terminate"
         waiting = sorted(GAME.to_act(state))
         assert waiting, "deadlock: nobody to act"
         seat = rng.choice(waiting)
         chooser = (bots or {}).get(seat, bot)
-        command = bot_move(chooser, GAME, state, seat, rng)
+        # bot_move(chooser, GAME, state, seat, rng), with any view the leak check rendered
+        command = seen.bot_move(chooser, seat, rng)
         events = list(GAME.decide(state, seat, command, Context.seeded(f"{seed}:{steps}")))
         for e in events:
             state = GAME.evolve(state, e)
             if check:
                 check_invariants(state)
+        seen = StateViews(GAME, state)
         if check:
             check_invariants(state, settled=True)
         if check and leak_every:
-            check_no_leak(state, events, views=steps % leak_every == 0)
+            check_no_leak(state, events, views=steps % leak_every == 0, seen=seen)
         log.extend(events)
         steps += 1
     if check:
