@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import socket
 import ssl
 import urllib.parse
@@ -35,9 +36,10 @@ class RespError(Exception):
 
 CONNECT_TIMEOUT = 3.0
 """Seconds to open a connection (TCP, TLS and AUTH) before the call fails."""
-COMMAND_TIMEOUT = 5.0
+COMMAND_TIMEOUT = float(os.environ.get("CLOISTER_REDIS_TIMEOUT") or 5.0)
 """Seconds a command waits for its reply before the caller gets ``TimeoutError``: a Redis
-that stalls is an answer ("unavailable") after this, never a frozen game."""
+that stalls is an answer ("unavailable") after this, never a frozen game. (The variable is
+a test hook: tests/test_outage.py's server waits out a paused Redis in less.)"""
 
 
 def tls_context(url: str) -> ssl.SSLContext | None:
