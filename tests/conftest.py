@@ -27,6 +27,20 @@ def pytest_report_header() -> str:
     return describe()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``slow`` run first, in reverse order; the others as collected.
+
+    With ``-n auto`` pytest-xdist hands the tests out in this order: a half-minute playout
+    handed out last keeps one worker busy while the others have nothing left to do, handed
+    out first it runs while they share the short tests. Reversed, because a parametrized
+    playout's later cases are its bigger games (7 players, level 3): the longest go first.
+    (The order is the same in every worker, as xdist requires.)"""
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    if slow:
+        rest = [item for item in items if item.get_closest_marker("slow") is None]
+        items[:] = slow[::-1] + rest
+
+
 @pytest.fixture(autouse=True)
 def _unmarked_tests_leave_redis_alone(
     request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch

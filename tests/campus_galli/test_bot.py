@@ -28,6 +28,7 @@ def test_greedy_is_registered() -> None:
     assert GAME_TYPE.bot(None).name == "greedy"
 
 
+@pytest.mark.slow  # (tests/conftest.py runs these first)
 def test_greedy_beats_random_two_player_level1() -> None:
     # bench/bots.py's sample: 200 games with CLOISTER_SOAK=1 (>= 90%), 20 by default (>= 80%).
     n = scale.games(20, soak=200)

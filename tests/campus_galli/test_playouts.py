@@ -11,6 +11,8 @@ from domain.game import fold
 from tests.campus_galli.cg_support import COMBOS, GAME, check_invariants, play
 from tests.scale import playouts
 
+pytestmark = pytest.mark.slow  # (tests/conftest.py runs these first)
+
 
 @pytest.mark.parametrize(("level", "players", "mode"), COMBOS)
 def test_random_playouts(level: int, players: int, mode: str) -> None:

@@ -21,6 +21,7 @@ from domain.viewers import Viewer
 from tests import scale
 
 
+@pytest.mark.slow  # (tests/conftest.py runs these first)
 def test_greedy_beats_random() -> None:
     n = scale.games(20, soak=200)
     share = vs_random("illumination", n)

@@ -31,6 +31,7 @@ def _check_game(options: dict[str, object], seed: int, leak_views: int) -> None:
     assert fold(GAME, initial, log) == final, "replay differs"
 
 
+@pytest.mark.slow  # (tests/conftest.py runs these first)
 @pytest.mark.parametrize("mode", ["duel", "solo"])
 def test_random_playouts(mode: str) -> None:
     # Conservation is checked after every event; the redacted events and every viewer's view

@@ -12,6 +12,7 @@ from tests import scale
 from tests.road_to_enlightenment.road_helpers import GAME, random_playout
 
 
+@pytest.mark.slow  # (tests/conftest.py runs these first)
 def test_greedy_beats_random_in_three_player_short_games() -> None:
     # bench/bots.py's sample: the greedy bot in one seat, random bots in the other two;
     # 200 games with CLOISTER_SOAK=1 (the sample, >= 90%), 20 by default (>= 80%).

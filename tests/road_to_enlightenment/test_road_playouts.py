@@ -11,6 +11,8 @@ import pytest
 from tests.road_to_enlightenment.road_helpers import GAME, random_playout
 from tests.scale import playouts
 
+pytestmark = pytest.mark.slow  # (tests/conftest.py runs these first)
+
 COMBOS = [(n, length) for n in range(2, 8) for length in ("short", "long")]
 
 
