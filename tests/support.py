@@ -330,11 +330,11 @@ def server_nodes(
     prefix: str, url: str = REDIS_URL, n: int = 2, **extra: str
 ) -> Iterator[list[Node]]:
     """``n`` server processes on one Redis (a test may kill some, or append the ones it
-    starts to the list); all stopped after."""
+    starts to the list); all stopped after. Started at once (``start_nodes``): each start
+    is mostly a wait for the interpreter and the imports, and two such waits overlap."""
     started: list[Node] = []
     try:
-        for _ in range(n):
-            started.append(start_node(prefix, url, **extra))
+        started.extend(start_nodes(prefix, n, url, **extra))
         yield started
     finally:
         for proc, _ in started:
