@@ -17,6 +17,7 @@ from ..viewers import Viewer
 from . import events as ev
 from .content import CONTENT
 from .glossary import WORDS
+from .memo import Kept
 from .state import Mode, PendingKind, Phase, State
 
 __all__ = ["Reader", "narrate", "summary"]
@@ -145,8 +146,17 @@ def summary(scores: Sequence[int], winners: Sequence[int], human: int | None) ->
     return f"The Mystic Monk wins {monk} to {mine}"
 
 
+_READERS: Kept[Names, Reader] = Kept(1024)
+"""Readers by the names they read (a value): the server narrates every event of a move for
+each audience, and a Reader costs about ten times the look-up."""
+
+
 def narrate(e: ev.Event, names: Names) -> str:
-    return _cap(_sentence(e, Reader(names)))
+    reader = _READERS.get(names)
+    if reader is None:
+        reader = Reader(names)
+        _READERS.put(names, reader)
+    return _cap(_sentence(e, reader))
 
 
 def _factions(n: int, faction: str) -> str:
@@ -155,6 +165,50 @@ def _factions(n: int, faction: str) -> str:
 
 def _sentence(e: ev.Event, r: Reader) -> str:
     match e:
+        # The commonest events of a move first: a match tries its cases in order, and the
+        # events are unrelated classes, so the order changes nothing but the time.
+        case ev.TilePlaced(side=side, tile=tile, pos=pos, cell=cell, how=how, gold_leaf=gold):
+            leaf = f" over {plural(len(gold), 'gold leaf tile')}" if gold else ""
+            where = r.square(pos, cell)
+            if how == "scriptum":
+                where = f"the text at {where}"
+            return f"{r.who(side)} places {a_tile(tile)} on {where}{_HOW.get(how, '')}{leaf}"
+        case ev.AbbotMoved(station=s, side=side, payment=pay, card=card):
+            if card or r.is_monk(side) or not any(pay):
+                return f"The Abbot moves to {station(s)}"
+            return f"{r.who(side)} pays {payment(pay)} to move the Abbot to {station(s)}"
+        case ev.TokenGained(side=side, ritual=ritual, reason=reason):
+            why = _TOKEN_REASONS.get(reason, "")
+            token = f"a {CONTENT.rituals[ritual]} token"
+            return f"{r.who(side)} collects {token}" + (f" {why}" if why else "")
+        case ev.TurnStarted(side=side, turn_no=n):
+            return f"Turn {n}: {r.who(side)}"
+        case ev.LineChosen(side=side, kind=kind, index=i, pos=pos, tiles=tiles):
+            return (
+                f"{r.who(side)} takes {line(kind, i)} of {r.their(side)} archways "
+                f"to {r.book(pos)}: {tiles_list(tiles)}"
+            )
+        case ev.CoinsGained(side=side, amount=n, reason=reason):
+            why = _COIN_REASONS.get(reason, "")
+            return f"{r.who(side)} collects {plural(n, 'coin')}" + (f" {why}" if why else "")
+        case ev.StackFlipped(side=side, tiles=tiles):
+            return f"{r.who(side)} refills the archways from a stack: {tiles_list(tiles)}"
+        case ev.CardPlayed(side=side, card=card):
+            return f"{r.who(side)} plays {WORDS.card(card)}"
+        case ev.ActiveTileMoved(side=side, tile=tile, from_pos=a, to_pos=b, payment=pay):
+            return (
+                f"{r.who(side)} pays {payment(pay)} to move {the_tile(tile)} from the margin "
+                f"of {r.book(a)} to {r.book(b)}"
+            )
+        case ev.CardDrawn(side=side, reason=reason, card=card):
+            what = f": {WORDS.card(card)}" if card else ""
+            if reason == "setup":
+                return f"{r.who(side)} draws a starting Scriptorium card{what}"
+            if reason == "bought":
+                return f"{r.who(side)} draws the bought Scriptorium card{what}"
+            return f"{r.who(side)} draws a Scriptorium card as a Consolation bonus{what}"
+        case ev.CardBought(side=side, payment=pay):
+            return f"{r.who(side)} pays {payment(pay)} for a Scriptorium card"
         case ev.BooksArranged(layouts=layouts):
             books = [
                 f"{r.book(pos)} on mat {layout[0]}, side {layout[1:]}"
@@ -174,42 +228,15 @@ def _sentence(e: ev.Event, r: Reader) -> str:
             return f"{r.who(side)} shuffles the Scriptorium deck"
         case ev.DiscardReshuffled(side=side):
             return f"{r.who(side)} shuffles the discarded Scriptorium cards into a new deck"
-        case ev.CardDrawn(side=side, reason=reason, card=card):
-            what = f": {WORDS.card(card)}" if card else ""
-            if reason == "setup":
-                return f"{r.who(side)} draws a starting Scriptorium card{what}"
-            if reason == "bought":
-                return f"{r.who(side)} draws the bought Scriptorium card{what}"
-            return f"{r.who(side)} draws a Scriptorium card as a Consolation bonus{what}"
         case ev.ConsolationForfeited(side=side):
             return f"{r.who(side)} has no Scriptorium card left to draw as a Consolation bonus"
         case ev.CrusadeDealt(side=side, card=card):
             what = f": {WORDS.crusade(card)}" if card else ""
             return f"{r.who(side)} takes a secret Crusade card{what}"
-        case ev.TurnStarted(side=side, turn_no=n):
-            return f"Turn {n}: {r.who(side)}"
         case ev.Passed(side=side, forced=forced):
             if forced:
                 return f"{r.who(side)} has no tiles left and passes"
             return f"{r.who(side)} passes for the rest of the game"
-        case ev.LineChosen(side=side, kind=kind, index=i, pos=pos, tiles=tiles):
-            return (
-                f"{r.who(side)} takes {line(kind, i)} of {r.their(side)} archways "
-                f"to {r.book(pos)}: {tiles_list(tiles)}"
-            )
-        case ev.CoinsGained(side=side, amount=n, reason=reason):
-            why = _COIN_REASONS.get(reason, "")
-            return f"{r.who(side)} collects {plural(n, 'coin')}" + (f" {why}" if why else "")
-        case ev.TokenGained(side=side, ritual=ritual, reason=reason):
-            why = _TOKEN_REASONS.get(reason, "")
-            token = f"a {CONTENT.rituals[ritual]} token"
-            return f"{r.who(side)} collects {token}" + (f" {why}" if why else "")
-        case ev.TilePlaced(side=side, tile=tile, pos=pos, cell=cell, how=how, gold_leaf=gold):
-            leaf = f" over {plural(len(gold), 'gold leaf tile')}" if gold else ""
-            where = r.square(pos, cell)
-            if how == "scriptum":
-                where = f"the text at {where}"
-            return f"{r.who(side)} places {a_tile(tile)} on {where}{_HOW.get(how, '')}{leaf}"
         case ev.TileLifted(tile=tile, pos=pos, cell=cell):
             return f"{_cap(the_tile(tile))} leaves {r.square(pos, cell)}"
         case ev.ExilePending(side=side, tile=tile, pos=pos):
@@ -217,20 +244,9 @@ def _sentence(e: ev.Event, r: Reader) -> str:
                 f"{r.who(side)} must move the exiled {WORDS.tile(tile)} to an open Quill "
                 f"of {r.book(pos)}"
             )
-        case ev.ActiveTileMoved(side=side, tile=tile, from_pos=a, to_pos=b, payment=pay):
-            return (
-                f"{r.who(side)} pays {payment(pay)} to move {the_tile(tile)} from the margin "
-                f"of {r.book(a)} to {r.book(b)}"
-            )
         case ev.TileToSheepPen(side=side, tile=tile, auto=auto):
             why = ": its Book is closed" if auto else ""
             return f"{_cap(the_tile(tile))} goes to {r.who(side)}'s Sheep Pen{why}"
-        case ev.AbbotMoved(station=s, side=side, payment=pay, card=card):
-            if card or r.is_monk(side) or not any(pay):
-                return f"The Abbot moves to {station(s)}"
-            return f"{r.who(side)} pays {payment(pay)} to move the Abbot to {station(s)}"
-        case ev.CardBought(side=side, payment=pay):
-            return f"{r.who(side)} pays {payment(pay)} for a Scriptorium card"
         case ev.RitualClaimed(side=side, ritual=ritual, size=size, points=pts, paid=paid):
             name = CONTENT.rituals[ritual]
             spent = f" with {size} {name} tokens" if paid else ""
@@ -285,8 +301,6 @@ def _sentence(e: ev.Event, r: Reader) -> str:
             return f"{r.who(side)} chooses a Ritual token for the completed Book"
         case ev.TokenChosen(side=side, ritual=ritual):
             return f"{r.who(side)} takes a {CONTENT.rituals[ritual]} token for the completed Book"
-        case ev.CardPlayed(side=side, card=card):
-            return f"{r.who(side)} plays {WORDS.card(card)}"
         case ev.ArchwaysSwapped(side=side, first=a, second=b):
             return f"{r.who(side)} exchanges the archway tiles at {archway(a)} and {archway(b)}"
         case ev.LinesSwapped(side=side, kind=kind, first=a, second=b):
@@ -300,8 +314,6 @@ def _sentence(e: ev.Event, r: Reader) -> str:
         case ev.ItemDiscarded(side=side, item=i):
             what = "a coin" if i < 0 else f"a {CONTENT.rituals[i]} token"
             return f"{r.who(side)} discards {what}"
-        case ev.StackFlipped(side=side, tiles=tiles):
-            return f"{r.who(side)} refills the archways from a stack: {tiles_list(tiles)}"
         case ev.GameEnded(scores=scores, winners=winners):
             human = None if not r.solo else next(iter(r.seat_of), None)
             return f"Game over: {summary(scores, winners, human)}"

@@ -1,0 +1,53 @@
+"""The bounded caches of the rules' hot path (the view's pieces, scoring's tallies, the
+legal list's open Quills): what one move of a game works out and its next move asks again.
+
+A server plays many games at once (the benchmark: 100), and between two moves of one game
+come the moves of all the others. A cache that starts afresh when full then forgets, every
+few moves of each game, what that game was about to ask for again: at 100 games a cache of
+1,024 entries emptied itself about every tenth move of each. :class:`Kept` keeps two
+generations instead: when the young one is full it becomes the old one (the older is
+dropped), and a hit in the old generation is carried into the young one. What some game
+still asks for survives; what no game asked for during a whole generation goes.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+__all__ = ["Kept"]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Kept(Generic[K, V]):
+    """A dict of at most about ``2 * size`` entries that keeps the ones still asked for."""
+
+    __slots__ = ("_old", "_size", "_young")
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._young: dict[K, V] = {}
+        self._old: dict[K, V] = {}
+
+    def get(self, key: K) -> V | None:
+        hit = self._young.get(key)
+        if hit is None:
+            hit = self._old.pop(key, None)
+            if hit is not None:
+                self.put(key, hit)
+        return hit
+
+    def put(self, key: K, value: V) -> None:
+        young = self._young
+        if len(young) >= self._size:
+            self._old = young
+            young = self._young = {}
+        young[key] = value
+
+    def __len__(self) -> int:
+        return len(self._young) + len(self._old)
+
+    def clear(self) -> None:
+        self._young.clear()
+        self._old.clear()
