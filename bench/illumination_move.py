@@ -16,7 +16,11 @@ The collector is set as the server sets it (``server.run.tune_gc``). Prints the 
 ``--reps`` passes, in µs per move for each stage and in all, and a
 last line of JSON. ``--json`` prints only that line (for interleaving checkouts).
 
-    python -m bench.illumination_move [--games 20] [--reps 7]
+``--at-once N`` plays N of the games side by side, a move of each in turn, as the server's
+N matches do (what the rules keep between two moves of one game then has to outlast the
+moves of the others)::
+
+    python -m bench.illumination_move [--games 20] [--reps 7] [--at-once 1]
 """
 
 from __future__ import annotations
@@ -67,17 +71,36 @@ def _decided(game: Any) -> Any:
     return decide_and_fold
 
 
-def one_pass(game: Any, games: Sequence[tuple[Any, list[tuple[int, Any, str]]]]) -> list[int]:
-    """Nanoseconds spent in each stage over every recorded move."""
+def one_pass(
+    game: Any, games: Sequence[tuple[Any, list[tuple[int, Any, str]]]], at_once: int = 1
+) -> list[int]:
+    """Nanoseconds spent in each stage over every recorded move. ``at_once`` games are
+    played side by side, one move of each in turn (as the server's matches interleave: what
+    the rules keep from one move of a game to its next must outlast the others' moves)."""
     codec = GameCodec.for_game(game)
     both = _decided(game)
     clock = time.process_time_ns
     spent = [0] * len(STAGES)
-    for start, moves in games:
-        state = start
-        full, memo = game.full_view(state), Memo()
-        held = [render(full, v, memo) for v in AUDIENCES]
-        for seat, command, key in moves:
+    waiting = iter(games)
+    lanes: list[list[Any]] = []  # per game being played: [state, held views, its moves]
+
+    def begin() -> None:
+        start, moves = next(waiting, (None, None))
+        if moves is not None:
+            full, memo = game.full_view(start), Memo()
+            lanes.append([start, [render(full, v, memo) for v in AUDIENCES], iter(moves)])
+
+    for _ in range(at_once):
+        begin()
+    while lanes:
+        for lane in list(lanes):
+            state, held, moves = lane
+            step = next(moves, None)
+            if step is None:
+                lanes.remove(lane)
+                begin()
+                continue
+            seat, command, key = step
             ctx = Context.seeded(key)
             t0 = clock()
             if both is None:
@@ -102,7 +125,7 @@ def one_pass(game: Any, games: Sequence[tuple[Any, list[tuple[int, Any, str]]]])
             spent[2] += t3 - t2
             spent[3] += t4 - t3
             spent[4] += t5 - t4
-            state, held = after, views
+            lane[0], lane[1] = after, views
     return spent
 
 
@@ -110,20 +133,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--reps", type=int, default=7)
+    parser.add_argument(
+        "--at-once", type=int, default=1, help="games played side by side (the server: 100)"
+    )
     parser.add_argument("--json", action="store_true", help="print only the JSON line")
     args = parser.parse_args()
     game = default_registry()["illumination"].game
     games = [record(game, seed) for seed in range(1, args.games + 1)]
     moves = sum(len(m) for _, m in games)
     tune_gc()  # the server's garbage collector settings (server.run), as it runs
-    passes = [one_pass(game, games) for _ in range(args.reps)]
+    passes = [one_pass(game, games, args.at_once) for _ in range(args.reps)]
     per_move = {
         name: statistics.median(p[i] for p in passes) / moves / 1000
         for i, name in enumerate(STAGES)
     }
     per_move["total"] = statistics.median(sum(p) for p in passes) / moves / 1000
     if not args.json:
-        print(f"illumination duel: {args.games} games, {moves} moves, {args.reps} passes")
+        print(
+            f"illumination duel: {args.games} games ({args.at_once} at once), {moves} moves,"
+            f" {args.reps} passes"
+        )
         for name, us in per_move.items():
             print(f"  {name:8} {us:8.1f} µs/move")
     print(json.dumps({"moves": moves, **{k: round(v, 1) for k, v in per_move.items()}}))

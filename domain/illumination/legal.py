@@ -13,6 +13,7 @@ from typing import TypeVar, assert_never, cast
 from . import commands as cmd
 from .content import CONTENT
 from .evolve import line_cells
+from .memo import Kept
 from .state import Book, Mode, PendingKind, Phase, State
 from .turn import marker_remedy
 
@@ -41,7 +42,7 @@ def _the(cls: Callable[..., C], *fields: object) -> C:
     return cast(C, command)  # the key starts with its class
 
 
-_OPEN_QUILLS: dict[int, tuple[Book, tuple[int, ...]]] = {}
+_OPEN_QUILLS: Kept[int, tuple[Book, tuple[int, ...]]] = Kept(1024)
 """Open Quills by book (its identity; the entry keeps it alive): a move changes one book."""
 
 
@@ -50,10 +51,31 @@ def _open_quills(book: Book) -> tuple[int, ...]:
     if hit is not None and hit[0] is book:
         return hit[1]
     quills = () if book.closed else tuple(book.open_quills())
-    if len(_OPEN_QUILLS) >= 1024:
-        _OPEN_QUILLS.clear()
-    _OPEN_QUILLS[id(book)] = (book, quills)
+    _OPEN_QUILLS.put(id(book), (book, quills))
     return quills
+
+
+_ON_QUILLS: dict[tuple[object, ...], tuple[cmd.Command, ...]] = {}
+"""The commands that put one tile on each of some Quills (place it, move it by Motus), by
+the command type, the tile, the Book and the Quills: a move changes one Book's Quills and
+the margins, so most of one state's runs are the last state's, and a run is one look-up
+instead of a command per Quill."""
+
+
+def _on_quills(
+    kind: type[cmd.PlaceTile] | type[cmd.PlayMotus], tile: str, pos: int, quills: tuple[int, ...]
+) -> tuple[cmd.Command, ...]:
+    key = (kind, tile, pos, quills)
+    hit = _ON_QUILLS.get(key)
+    if hit is None:
+        if len(_ON_QUILLS) >= 8192:
+            _ON_QUILLS.clear()
+        if kind is cmd.PlaceTile:
+            hit = tuple(_the(cmd.PlaceTile, tile, q // 5, q % 5) for q in quills)
+        else:
+            hit = tuple(_the(cmd.PlayMotus, tile, pos, q // 5, q % 5) for q in quills)
+        _ON_QUILLS[key] = hit
+    return hit
 
 
 _PAID: dict[tuple[object, ...], tuple[cmd.Command, ...]] = {}
@@ -157,7 +179,7 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
         if books[pos].closed:
             out.append(_the(cmd.SendToSheepPen, tile))
         else:
-            out.extend(_the(cmd.PlaceTile, tile, q // 5, q % 5) for q in open_quills[pos])
+            out.extend(_on_quills(cmd.PlaceTile, tile, pos, open_quills[pos]))
         for to_pos in range(3):
             if to_pos != pos and not books[to_pos].closed:
                 for pay in payments(state, side, abs(to_pos - pos)):
@@ -181,8 +203,7 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
                 if placed is None or TILES[placed].side != side or placed in state.facedown:
                     continue
                 for to_pos in range(3):
-                    for q in open_quills[to_pos]:
-                        out.append(_the(cmd.PlayMotus, placed, to_pos, q // 5, q % 5))
+                    out.extend(_on_quills(cmd.PlayMotus, placed, to_pos, open_quills[to_pos]))
         out.extend(_the(cmd.PlayMotusAbbot, s) for s in range(stations) if s != state.abbot)
     if "MUTATIO" in kinds:
         full = [i for i in range(9) if player.archways[i] is not None]

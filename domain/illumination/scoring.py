@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .content import CONTENT
+from .memo import Kept
 from .state import Book, Mode, State
 
 __all__ = ["CRUSADE_FACTION", "battle_cards_won", "breakdown", "crusade_points", "winners"]
@@ -18,7 +19,7 @@ def crusade_points(defeated: int) -> int:
 
 
 _Tally = tuple[tuple[int, int], tuple[int, int], dict[str, int]]
-_TALLIES: dict[int, tuple[Book, frozenset[str], object, _Tally]] = {}
+_TALLIES: Kept[int, tuple[Book, frozenset[str], object, _Tally]] = Kept(1024)
 """Each Book's share of the scores by book (its identity, kept alive in the entry, so that
 no id is reused), with the faces and gold leaf it was counted with: a move changes one
 Book at most, and the view scores both sides after every move."""
@@ -43,9 +44,7 @@ def _tally(state: State, book: Book) -> _Tally:
         tiles[info.side] += 1
         gold[info.side] += len(state.gold_of(tile))
     tally: _Tally = ((tiles[0], tiles[1]), (gold[0], gold[1]), down)
-    if len(_TALLIES) >= 1024:
-        _TALLIES.clear()
-    _TALLIES[id(book)] = (book, state.facedown, state.gold, tally)
+    _TALLIES.put(id(book), (book, state.facedown, state.gold, tally))
     return tally
 
 

@@ -11,6 +11,7 @@ from ..secrets import secret
 from ..viewers import SPECTATOR, Viewer, seat_viewer
 from ..views import ByAudience, internal, public, view_part
 from .content import CONTENT
+from .memo import Kept
 from .scoring import breakdown
 from .state import Book, Mode, PendingKind, Phase, State
 
@@ -42,7 +43,8 @@ _STATIC: dict[str, dict[str, Any]] = {
 
 
 _REUSE_MAX = 1024
-"""Entries a cache of view pieces keeps before it starts afresh (many games at once)."""
+"""Entries a cache of view pieces keeps per generation (``memo.Kept``; many games at once),
+or, for the caches by value, before it starts afresh."""
 
 
 class _Reused(Generic[T]):
@@ -58,16 +60,14 @@ class _Reused(Generic[T]):
     __slots__ = ("_items",)
 
     def __init__(self) -> None:
-        self._items: dict[int, tuple[object, tuple[object, ...], T]] = {}
+        self._items: Kept[int, tuple[object, tuple[object, ...], T]] = Kept(_REUSE_MAX)
 
     def get(self, anchor: object, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
         hit = self._items.get(id(anchor))
         if hit is not None and hit[0] is anchor and hit[1] == inputs:
             return hit[2]
         value = make()
-        if len(self._items) >= _REUSE_MAX:
-            self._items.clear()
-        self._items[id(anchor)] = (anchor, inputs, value)
+        self._items.put(id(anchor), (anchor, inputs, value))
         return value
 
 
@@ -114,7 +114,8 @@ _EMPTY_CELLS: dict[tuple[str, int], tuple[dict[str, Any], ...]] = {}
 """The 25 uncovered cells of a layout with its Drollery (a few layouts in all)."""
 _COVERED: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
 """A covered cell by the identities of its uncovered form and its tile's view (both shared
-and kept alive in the entry, so that no id is reused)."""
+and kept alive in the entry, so that no id is reused). Keyed by pieces every game shares,
+not by one game's state: a plain dict, started afresh when full."""
 
 
 def _empty_cells(layout_id: str, drollery: int) -> tuple[dict[str, Any], ...]:
@@ -139,7 +140,7 @@ def _covered(empty: dict[str, Any], tile: dict[str, Any]) -> dict[str, Any]:
     hit = _COVERED.get(key)
     if hit is not None and hit[0] is empty and hit[1] is tile:
         return hit[2]
-    if len(_COVERED) >= 4 * _REUSE_MAX:
+    if len(_COVERED) >= 16 * _REUSE_MAX:
         _COVERED.clear()
     view = {**empty, "tile": tile}  # the same keys in the same order, "tile" filled in
     _COVERED[key] = (empty, tile, view)
@@ -154,7 +155,8 @@ def _make_book_view(state: State, pos: int, book: Book, margin: tuple[str, ...])
         else _covered(empty[cell], tile_view(state, tile))
         for cell in range(25)
     ]
-    numbers = {SIDE_KEYS[s]: (pos + 1 if s == state.south else 3 - pos) for s in (0, 1)}
+    south = state.south
+    numbers = {SIDE_KEYS[s]: (pos + 1 if s == south else 3 - pos) for s in (0, 1)}
     return {
         "pos": pos,
         "layout": book.layout,
@@ -299,7 +301,7 @@ def full_view(
         game="illumination",
         mode=state.mode,
         phase=state.phase,
-        you=ByAudience(tuple(SIDE_KEYS[state.side_of(s)] for s in seats), None),
+        you=_you(state, seats),
         south=SIDE_KEYS[state.south],
         turn=SIDE_KEYS[state.turn],
         turn_no=state.turn_no,
@@ -329,7 +331,19 @@ def full_view(
     )
 
 
-_PROMPTS: dict[tuple[object, ...], ByAudience[str]] = {}
+_YOU: dict[tuple[Mode, int], ByAudience[str | None]] = {}
+"""Each seat's side, by mode and the solo human's side (four values in all)."""
+
+
+def _you(state: State, seats: range) -> ByAudience[str | None]:
+    key = (state.mode, state.human_side)
+    you = _YOU.get(key)
+    if you is None:
+        you = _YOU[key] = ByAudience(tuple(SIDE_KEYS[state.side_of(s)] for s in seats), None)
+    return you
+
+
+_PROMPTS: Kept[tuple[object, ...], ByAudience[str]] = Kept(_REUSE_MAX)
 """Prompts by everything they are made of: most moves leave them as they were."""
 
 
@@ -354,12 +368,11 @@ def _prompts(state: State, seats: range, prompt: Callable[[State, Viewer], str])
     )
     view = _PROMPTS.get(key)
     if view is None:
-        if len(_PROMPTS) >= _REUSE_MAX:
-            _PROMPTS.clear()
         # The prompt reads only the viewer's seat: the review's is the spectators'.
-        view = _PROMPTS[key] = ByAudience(
+        view = ByAudience(
             tuple(prompt(state, seat_viewer(s)) for s in seats), prompt(state, SPECTATOR)
         )
+        _PROMPTS.put(key, view)
     return view
 
 
@@ -425,6 +438,7 @@ _SCORES: _Reused[ByAudience[dict[str, int]]] = _Reused()
 
 def _score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
     # What scoring.breakdown reads besides the books, and whose Crusade is open to whom.
+    rev, irr = state.players
     inputs = (
         state.facedown,
         state.gold,
@@ -434,7 +448,14 @@ def _score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
         state.mode,
         state.human_side,
         seats,
-        *((p.human, p.crusade, p.sheep_pen, p.books_completed) for p in state.players),
+        rev.human,
+        rev.crusade,
+        rev.sheep_pen,
+        rev.books_completed,
+        irr.human,
+        irr.crusade,
+        irr.sheep_pen,
+        irr.books_completed,
     )
     return _SCORES.get(state.books, inputs, lambda: _make_score_preview(state, seats))
 
