@@ -627,8 +627,13 @@ def create_app(
             own_store = RedisStore(url, settings.key_prefix)
             # A wrong URL form (redis:// to a cluster node) fails the start with its
             # advice; a Redis that is down now is only retried later, as before.
-            with contextlib.suppress(ConnectionError, OSError):
+            try:
                 await own_store.probe()
+            except (ConnectionError, OSError):
+                pass
+            except BaseException:
+                await own_store.close()  # nothing else will: the start fails here
+                raise
         service = GameService(own_store, registry)
         hub = Hub(service)
         if now is not None:

@@ -195,6 +195,32 @@ class TestRedisStore(BellChecks, LargeAppendChecks, StoreContract):
             assert cols.rows(2) == rows[2:]
         assert [r[0] for r in await store.read_raw("gq")] == list(range(1, 20))
 
+    async def test_a_short_read_asks_for_one_page(
+        self, store: RedisStore, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        # A catch-up reads a few events: one XRANGE, not a window of pages (four of which
+        # three came back empty); a long read keeps pages asked for ahead of its parsing.
+        import server.store.redis as redis_module
+
+        monkeypatch.setattr(redis_module, "_PAGE", 3)
+        await store.append("gw", 0, "c1", [ev(i) for i in range(1, 12)])
+        asked: list[str] = []
+        execute = store._fast.execute
+
+        async def counting(*args: Any) -> Any:
+            if args[0] == "XRANGE":
+                asked.append(args[2])
+            return await execute(*args)
+
+        monkeypatch.setattr(store._fast, "execute", counting)
+        assert [e.version for e in await store.read("gw", 9)] == [10, 11]
+        assert asked == ["10-0"]
+        asked.clear()
+        assert [e.version for e in await store.read("gw", 0)] == list(range(1, 12))
+        # pages 1-3, 4-6, 7-9, 10-12 are read; a page asked for beyond the short one is
+        # cancelled or answered and dropped, never returned
+        assert asked[:4] == ["1-0", "4-0", "7-0", "10-0"]
+
     async def test_script_survives_script_flush(self, store: RedisStore) -> None:
         # EVALSHA falls back to EVAL after a SCRIPT FLUSH (e.g. a Redis restart).
         await store.redis.script_flush()

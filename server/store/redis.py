@@ -34,6 +34,7 @@ import hashlib
 import logging
 import re
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from importlib import resources
 from itertools import chain
@@ -337,14 +338,14 @@ class RedisStore:
         """As ``read``, with each event as a tuple ``(version, type, schema, uuid, command
         id, payload JSON bytes)``: a load behind a snapshot parses payloads only on use."""
         out: list[RawEvent] = []
-        for page in await self._pages(game_id, after):
+        async for page in self._pages(game_id, after):
             out += _decode_page(page)
         return out
 
     async def read_columns(self, game_id: str, after: int = 0) -> RawColumns:
         """As ``read_raw``, column by column (a load: ``GameService._load``)."""
         out: RawColumns | None = None
-        for page in await self._pages(game_id, after):
+        async for page in self._pages(game_id, after):
             cols = _page_columns(page)
             if cols is None:
                 cols = RawColumns.from_rows([_decode(entry_id, flat) for entry_id, flat in page])
@@ -355,29 +356,43 @@ class RedisStore:
         assert out is not None  # at least one page, maybe empty
         return out
 
-    async def _pages(self, game_id: str, after: int) -> list[list[list[Any]]]:
-        """The XRANGE pages of the events after ``after``; the last one is short.
+    async def _pages(self, game_id: str, after: int) -> AsyncIterator[list[list[Any]]]:
+        """The XRANGE pages of the events after ``after``, in order; the last one is short.
 
-        Entry ids are versions, so the pages are asked for by version range, several at
-        once: Redis builds the next page while this process parses the last one.
+        Entry ids are versions, so pages are asked for by version range: one at first (a
+        catch-up reads a few events), then, once a page comes back full, ``_AHEAD`` at a
+        time, the next asked for as each arrives. Redis builds a command's whole reply
+        before it sends a byte of it, so pages asked for all at once kept this process
+        waiting until Redis had built them all; this way Redis builds the next pages
+        while this process parses and takes apart the last one.
         """
         key = self._key(game_id, "events")
-        out: list[list[list[Any]]] = []
-        first = after + 1
-        while True:
-            pages = await asyncio.gather(
-                *(
-                    self._fast.execute(
-                        "XRANGE", key, f"{lo}-0", f"{lo + _PAGE - 1}-0", "COUNT", _PAGE
-                    )
-                    for lo in range(first, first + _PAGE * _AHEAD, _PAGE)
+        execute, page_size = self._fast.execute, _PAGE
+        asked: deque[asyncio.Future[Any]] = deque()
+        nxt = after + 1
+
+        def ask() -> None:
+            nonlocal nxt
+            lo, nxt = nxt, nxt + page_size
+            asked.append(
+                asyncio.ensure_future(
+                    execute("XRANGE", key, f"{lo}-0", f"{nxt - 1}-0", "COUNT", page_size)
                 )
             )
-            for page in pages:
-                out.append(page)
-                if len(page) < _PAGE:
-                    return out
-            first += _PAGE * _AHEAD
+
+        ask()
+        try:
+            while True:
+                page = await asked.popleft()
+                if len(page) < page_size:
+                    yield page
+                    return
+                while len(asked) < _AHEAD:
+                    ask()
+                yield page
+        finally:
+            for fut in asked:  # pages past the end (or a caller that stopped early)
+                fut.cancel()
 
     async def get_snapshot(self, game_id: str) -> dict[bytes, bytes] | None:
         flat = await self._fast.execute("HGETALL", self._key(game_id, "snap"))
