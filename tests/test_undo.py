@@ -33,6 +33,7 @@ from server.undo import (
     undo_options,
     undone_versions,
 )
+from tests.state_views import StateViews
 
 REGISTRY = default_registry()
 
@@ -55,6 +56,8 @@ class Log:
         self.seed = seed
         self.entries: list[Entry] = []
         self.states: dict[int, Any] = {}
+        self._views: dict[int, StateViews] = {}
+        self._texts: dict[tuple[int, Any], str] = {}
         self.state: Any = None
         n = self.game.seat_count(self.options)
         self.names = Names(tuple(self.game.seat_labels(self.options)))
@@ -99,9 +102,20 @@ class Log:
                 red = self.game.redact(e.event, viewer)
                 if red is not None:
                     parts.append(orjson.dumps(self.codec.encode_event(red)).decode())
-            view = self.game.view(self.states[e.version], viewer)
-            parts.append(orjson.dumps(view, default=self.codec.default).decode())
+            parts.append(self._view_text(self.states[e.version], viewer))
         return "\n".join(parts)
+
+    def _view_text(self, state: Any, viewer: Any) -> str:
+        """``game.view(state, viewer)`` as JSON, each computed once: the stretches checked
+        overlap, a command's entries share a state, and the full view serves every viewer."""
+        views = self._views.get(id(state))  # (the StateViews keeps the state, and its id)
+        if views is None:
+            views = self._views[id(state)] = StateViews(self.game, state)
+        text = self._texts.get((id(state), viewer))
+        if text is None:
+            text = orjson.dumps(views(viewer), default=self.codec.default).decode()
+            self._texts[id(state), viewer] = text
+        return text
 
 
 CASES = [
