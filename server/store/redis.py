@@ -139,7 +139,7 @@ its version: a game with no entry that was written at its stream's head needs no
 is open or finished), and the start-up scan (``index_gaps``) tells it from one whose entry
 was never written or lags its stream."""
 _AHEAD = 4
-"""Pages asked for at once when reading a stream."""
+"""Pages a long read keeps asked for ahead of the one it is parsing (``_pages``)."""
 
 
 CLUSTER_SCHEMES = ("redis+cluster://", "rediss+cluster://")
