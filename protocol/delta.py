@@ -79,15 +79,20 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
                 if key not in new:
                     ops.append([[*path, key]])
         return
-    if isinstance(old, list | tuple) and isinstance(new, list | tuple):
+    # (A tuple of types, not ``list | tuple``: that builds a union object at every call.)
+    if isinstance(old, _SEQUENCES) and isinstance(new, _SEQUENCES):
         n_old, n_new = len(old), len(new)
-        common = min(n_old, n_new)
-        # Identity first: the elements a move left alone are the very same objects.
-        changed = [
-            i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a is not b and a != b
-        ]
+        common = n_old if n_old < n_new else n_new
+        # Identity first: the elements a move left alone are the very same objects. A loop,
+        # not a comprehension: most lists of a view are short, and a comprehension is a call.
+        changed: list[int] = []
+        i = 0
+        for a, b in zip(old, new, strict=False):
+            if a is not b and a != b:
+                changed.append(i)
+            i += 1  # noqa: SIM113 (enumerate's tuples cost more here, measured)
         # Many changed elements: one replacement is smaller than many paths into the list.
-        if len(changed) * 2 > max(common, 1) and common > 1:
+        if common > 1 and len(changed) * 2 > common:
             ops.append([path, new])
             return
         for i in changed:
@@ -109,6 +114,7 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
 
 
 _ABSENT: Any = object()
+_SEQUENCES = (list, tuple)
 _LEAVES = frozenset({str, int, float, bool, type(None)})
 """Types :func:`_walked` never walks into (its answer for them, without the call)."""
 
@@ -118,9 +124,7 @@ def _walked(old: Any, new: Any) -> bool:
     a, b = type(old), type(new)
     if a is dict:
         return b is dict
-    return (a is list or a is tuple or isinstance(old, list | tuple)) and isinstance(
-        new, list | tuple
-    )
+    return (a is list or a is tuple or isinstance(old, _SEQUENCES)) and isinstance(new, _SEQUENCES)
 
 
 def _copy(node: Any) -> Any:
