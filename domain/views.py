@@ -352,7 +352,7 @@ def render(view: Any, viewer: Viewer, memo: Memo | None = None, *, strict: bool 
     (share it between the audiences of one state), and per audience only the secret and
     audience fields are filled in. ``strict`` takes the two steps instead, checking plain
     data (the contract suite compares the two)."""
-    plan = _plan(type(view))
+    plan = _PLANS.get(type(view)) or _plan(type(view))
     memo = {} if memo is None else memo
     if strict:
         return wire(redact_view(view, viewer), memo, strict=True)
@@ -411,8 +411,15 @@ def _render_value(value: Any, viewer: Viewer, memo: Memo) -> Any:
         if cls is ByAudience:
             return _render_value(value.of(viewer), viewer, memo)
         if cls is list or cls is tuple:
-            # Scalars inline: most lists in views are lists of names and numbers.
-            return [v if type(v) in _SCALARS else _render_value(v, viewer, memo) for v in value]
+            # Copied whole, then what is not a scalar rendered in place (most lists in views
+            # are lists of names and numbers), in a loop: a comprehension is a call.
+            out = list(value)
+            i = 0
+            for v in value:
+                if type(v) not in _SCALARS:
+                    out[i] = _render_value(v, viewer, memo)
+                i += 1  # noqa: SIM113 (enumerate's tuples cost more here)
+            return out
         if cls is dict:
             return {k: _render_value(v, viewer, memo) for k, v in value.items()}
         if value is OMITTED:
@@ -435,11 +442,17 @@ def _render_value(value: Any, viewer: Viewer, memo: Memo) -> Any:
         elif spec.omit:
             return None
         else:
-            inner = spec.blanked(value)
+            inner = spec.blank if spec.blank_from is None else spec.blank_from(value)
         if how != _WALK or type(inner) in _SCALARS:
             return inner
         if type(inner) is list or type(inner) is tuple:
-            return [v if type(v) in _SCALARS else _render_value(v, viewer, memo) for v in inner]
+            out = list(inner)  # as for a list above
+            i = 0
+            for v in inner:
+                if type(v) not in _SCALARS:
+                    out[i] = _render_value(v, viewer, memo)
+                i += 1  # noqa: SIM113 (enumerate's tuples cost more here)
+            return out
         return _render_value(inner, viewer, memo)
     # A part inside the view: rendered once per (part, audience) across states. A part is
     # frozen and what it holds is never mutated, and its secrets' rules read only the part
