@@ -451,8 +451,11 @@ class Hub:
         if terminal and any(e.version > 0 for e in entries):
             result = rec.game.result(rec.state)
             game_over = encode(GameOverMessage(rec.version, attrs.asdict(result) if result else {}))
-        frames: dict[tuple[Viewer | None, int | None], bytes] = {}
-        events_by_viewer: dict[Viewer, list[dict[str, Any]]] = {}
+        # Keyed by the audiences' identity: they are the shared objects audience() gives
+        # (an equal one elsewhere would only get a frame of its own), and a Viewer's hash is
+        # a Python call, where an int's is not.
+        frames: dict[tuple[int, int | None], bytes] = {}
+        events_by_viewer: dict[int, list[dict[str, Any]]] = {}
         table: Any = _UNSET  # the same for every frame of the batch: made once, if needed
         names: Table | None = None  # likewise
         version = rec.version
@@ -475,14 +478,15 @@ class Hub:
                     table,
                 )
             else:
-                key = (conn.holds, conn.seat)
+                key = (id(conn.holds), seat)
                 shared = frames.get(key)
                 if shared is None:
-                    events = events_by_viewer.get(viewer)
+                    events = events_by_viewer.get(id(viewer))
                     if events is None:
                         if names is None:
                             names = table_names(rec)
-                        events = events_by_viewer[viewer] = _wire_dicts(rec, entries, viewer, names)
+                        events = _wire_dicts(rec, entries, viewer, names)
+                        events_by_viewer[id(viewer)] = events
                     shared = frames[key] = self._delta(
                         rec, old, new, conn.holds, viewer, conn.seat, events, to_act, status, table
                     )
