@@ -52,6 +52,11 @@ class Swapped:
 
 SwapEvent = Dealt | Swapped
 
+SWAPS = tuple(Swap(i) for i in range(HAND))
+"""Every legal command of the seat to move, the same objects every turn (as a game whose
+commands do not depend on the position can list them): the server finds them unchanged
+without comparing them field by field."""
+
 
 @view_part
 class SwapView:
@@ -125,7 +130,7 @@ class SwapGame(GameBase[State, Swap, SwapEvent]):
     def legal_commands(self, state: State, seat: Seat) -> Sequence[Swap]:
         if state.moves >= MOVES or seat != state.turn:
             return []
-        return [Swap(i) for i in range(HAND)]
+        return SWAPS
 
     def full_view(self, state: State) -> SwapView:
         return SwapView(
