@@ -13,7 +13,7 @@ from ..views import ByAudience, internal, public, view_part
 from .content import CONTENT
 from .memo import Kept
 from .scoring import breakdown
-from .state import Book, Mode, PendingKind, Phase, State
+from .state import Book, Mode, PendingKind, Phase, Player, State
 
 __all__ = ["IlluminationView", "PlayerPanel", "full_view", "hidden_values"]
 
@@ -216,12 +216,58 @@ def _player_view(state: State, side: int) -> PlayerPanel:
     return _PANELS.get(state.players[side], inputs, lambda: _make_player_view(state, side))
 
 
+_ARCHWAYS: _Reused[list[list[dict[str, Any] | None]]] = _Reused()
+_PENS: _Reused[list[dict[str, Any]]] = _Reused()
+_LISTS: _Reused[list[str]] = _Reused()
+"""A panel's pieces by the player's value they show (its archways, its Sheep Pen, a tuple of
+names): a move that changes a player changes one or two of its fields, and the panel made
+anew keeps the others' very pieces, which the hub's diff then skips by identity instead of
+comparing them (nine archways of tile dicts, twice: the diff compares, then walks)."""
+_NO_TILES: list[dict[str, Any]] = []
+"""Every empty Sheep Pen's (views are never mutated)."""
+_TOKENS: dict[tuple[int, ...], dict[str, int]] = {}
+"""Tokens held (or the Monk's tracks), by the counts (a few hundred values in all)."""
+
+
+def _archways(state: State, p: Player) -> list[list[dict[str, Any] | None]]:
+    def make() -> list[list[dict[str, Any] | None]]:
+        arch = p.archways
+        return [
+            [None if (t := arch[r * 3 + c]) is None else tile_view(state, t) for c in range(3)]
+            for r in range(3)
+        ]
+
+    # Empty archways read nothing else (and the shared empty tuple is every game's).
+    faces = (state.facedown, state.gold) if any(p.archways) else ()
+    return _ARCHWAYS.get(p.archways, faces, make)
+
+
+def _pen(state: State, p: Player) -> list[dict[str, Any]]:
+    if not p.sheep_pen:
+        return _NO_TILES
+    return _PENS.get(
+        p.sheep_pen,
+        (state.facedown, state.gold),
+        lambda: [tile_view(state, t) for t in p.sheep_pen],
+    )
+
+
+def _listed(items: tuple[str, ...]) -> list[str]:
+    return _LISTS.get(items, (), lambda: list(items))
+
+
+def _by_ritual(counts: tuple[int, ...]) -> dict[str, int]:
+    view = _TOKENS.get(counts)
+    if view is None:
+        if len(_TOKENS) >= _REUSE_MAX:
+            _TOKENS.clear()
+        view = _TOKENS[counts] = {CONTENT.rituals[r]: counts[r] for r in range(4)}
+    return view
+
+
 def _make_player_view(state: State, side: int) -> PlayerPanel:
     p = state.players[side]
-    arch = [
-        [None if (t := p.archways[r * 3 + c]) is None else tile_view(state, t) for c in range(3)]
-        for r in range(3)
-    ]
+    arch = _archways(state, p)
     monk = None
     if not p.human:
         monk = {
@@ -237,20 +283,20 @@ def _make_player_view(state: State, side: int) -> PlayerPanel:
         seat=state.seat_of(side),
         human=p.human,
         coins=p.coins,
-        tokens={CONTENT.rituals[r]: p.tokens[r] for r in range(4)},
+        tokens=_by_ritual(p.tokens),
         items=p.items,
         archways=arch,
         stacks_remaining=len(p.stacks),
-        sheep_pen=[tile_view(state, t) for t in p.sheep_pen],
-        hand=list(p.hand),
+        sheep_pen=_pen(state, p),
+        hand=_listed(p.hand),
         hand_count=len(p.hand),
         deck_count=len(p.deck),
-        discard=list(p.discard),
+        discard=_listed(p.discard),
         has_crusade=p.crusade is not None,
         crusade=p.crusade,
         markers=p.markers,
         passed=p.passed,
-        boxed=list(p.boxed),
+        boxed=_listed(p.boxed),
         monk=monk,
         stacks=[list(s) for s in p.stacks],
         deck=list(p.deck),
