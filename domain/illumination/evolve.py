@@ -21,9 +21,14 @@ def _set_player(state: State, side: int, **changes: object) -> State:
     return _evolve(state, players=players)
 
 
+def _books_with(state: State, pos: int, book: Book) -> tuple[Book, ...]:
+    books = list(state.books)  # three: a copy and a store, not a generator over them
+    books[pos] = book
+    return tuple(books)
+
+
 def _set_book(state: State, pos: int, book: Book) -> State:
-    books = tuple(book if i == pos else b for i, b in enumerate(state.books))
-    return _evolve(state, books=books)
+    return _evolve(state, books=_books_with(state, pos, book))
 
 
 def _set_cell(book: Book, cell: int, tile: str | None) -> Book:
@@ -154,8 +159,8 @@ def _token(s: State, e: ev.TokenGained) -> State:
 def _tile_placed(s: State, e: ev.TilePlaced) -> State:
     active = tuple(a for a in s.active if a[0] != e.tile)
     book = _set_cell(s.books[e.pos], e.cell, e.tile)
-    s = _set_book(s, e.pos, book)
-    changes: dict[str, object] = {"active": active}
+    # One copy of the state for the Book, the margin and the rest.
+    changes: dict[str, object] = {"active": active, "books": _books_with(s, e.pos, book)}
     if s.lifted == e.tile:
         changes["lifted"] = None
     if s.pending is not None and s.pending.kind is PendingKind.EXILE and s.pending.tile == e.tile:
