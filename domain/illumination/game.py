@@ -232,7 +232,7 @@ class Illumination(GameBase[State, Command, ev.Event]):
             return frozenset()
         side = state.pending.side if state.pending is not None else state.turn
         seat = state.seat_of(side)
-        return frozenset() if seat is None else frozenset({seat})
+        return _NOBODY if seat is None else _ONLY[seat]
 
     def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
         return _legal(state, seat)
@@ -273,6 +273,9 @@ class Illumination(GameBase[State, Command, ev.Event]):
 
 
 _GLOSSARY = build_glossary()
+_NOBODY: frozenset[Seat] = frozenset()
+_ONLY = (frozenset({0}), frozenset({1}))
+"""``to_act``'s answers, made once: the server asks it several times a move."""
 
 _CATEGORIES = ("monastery", "battle", "books", "crusade", "sheep_pen", "monk_books", "gold_leaf")
 

@@ -78,6 +78,39 @@ def _on_quills(
     return hit
 
 
+_LINES: dict[tuple[str | None, ...], tuple[cmd.Command, ...]] = {}
+"""The lines one may choose, by the archways (a value: the same tiles, the same lines)."""
+
+
+def _lines(archways: tuple[str | None, ...]) -> tuple[cmd.Command, ...]:
+    hit = _LINES.get(archways)
+    if hit is None:
+        if len(_LINES) >= 8192:
+            _LINES.clear()
+        hit = _LINES[archways] = tuple(
+            _the(cmd.ChooseLine, kind, index)
+            for kind in ("row", "col")
+            for index in (1, 2, 3)
+            if any(archways[i] is not None for i in line_cells(kind, index))
+        )
+    return hit
+
+
+_MOVES: dict[tuple[object, ...], tuple[cmd.Command, ...]] = {}
+"""Every way to pay for moving one active tile to one Book, by the tile, the Book and the
+ways to pay (``payments``' own tuple, the same for the same coins and tokens)."""
+
+
+def _moves(tile: str, to_pos: int, pays: tuple[tuple[int, ...], ...]) -> tuple[cmd.Command, ...]:
+    key = (tile, to_pos, pays)
+    hit = _MOVES.get(key)
+    if hit is None:
+        if len(_MOVES) >= 8192:
+            _MOVES.clear()
+        hit = _MOVES[key] = tuple(_the(cmd.MoveActiveTile, tile, to_pos, pay) for pay in pays)
+    return hit
+
+
 _PAID: dict[tuple[object, ...], tuple[cmd.Command, ...]] = {}
 """Every way to make one paid move (move the Abbot to a station, buy a card), by what it
 depends on: the coins and tokens held and the move."""
@@ -169,10 +202,7 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
     if not state.acted:
         out.append(_the(cmd.Pass))
     if not state.line_chosen:
-        for kind in ("row", "col"):
-            for index in (1, 2, 3):
-                if any(player.archways[i] is not None for i in line_cells(kind, index)):
-                    out.append(_the(cmd.ChooseLine, kind, index))
+        out.extend(_lines(player.archways))
     books = state.books
     open_quills = [_open_quills(b) for b in books]
     for tile, pos in state.active:
@@ -182,8 +212,7 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
             out.extend(_on_quills(cmd.PlaceTile, tile, pos, open_quills[pos]))
         for to_pos in range(3):
             if to_pos != pos and not books[to_pos].closed:
-                for pay in payments(state, side, abs(to_pos - pos)):
-                    out.append(_the(cmd.MoveActiveTile, tile, to_pos, pay))
+                out.extend(_moves(tile, to_pos, payments(state, side, abs(to_pos - pos))))
     stations = len(CONTENT.stations)
     out.extend(_paid(cmd.MoveAbbot, state, side))
     if player.deck or player.discard:
