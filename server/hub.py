@@ -148,7 +148,8 @@ def _wire_dicts(
     """As ``wire_events``, as JSON-ready dicts (the fan-out encodes them once per audience).
     ``table``: ``table_names(rec)``, when the caller has it."""
     game = rec.game
-    names = names_for(rec, viewer, table)
+    labels, players = table_names(rec) if table is None else table
+    names = Names(labels, players, viewer)  # names_for(), without its call
     out: list[dict[str, Any]] = []
     for e in entries:
         if e.type == COMMAND_ACCEPTED:  # one per command: the commonest entry by far
