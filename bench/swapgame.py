@@ -60,7 +60,7 @@ without comparing them field by field."""
 
 @view_part
 class SwapView:
-    hands: tuple[Owned[list[str]], ...]  # each seat sees its own hand only
+    hands: tuple[Owned[tuple[str, ...]], ...]  # each seat sees its own hand only (a list)
     deck_count: int
     moves: int
     turn: Seat
@@ -133,8 +133,9 @@ class SwapGame(GameBase[State, Swap, SwapEvent]):
         return SWAPS
 
     def full_view(self, state: State) -> SwapView:
+        first, second = state.hands  # two seats; the kernel sends each tuple as a list
         return SwapView(
-            hands=tuple(Owned(s, list(h)) for s, h in enumerate(state.hands)),
+            hands=(Owned(0, first), Owned(1, second)),
             deck_count=len(state.deck),
             moves=state.moves,
             turn=state.turn,
