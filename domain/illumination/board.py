@@ -63,7 +63,8 @@ def conflicts(state: State, book: Book) -> list[Conflict]:
     """Every conflict (connected faceup tiles of one pair, both factions present)."""
     # Each cell's faceup faction read once (the walk below looks at each cell from each of
     # its neighbours): this runs after every placement.
-    factions = [faceup_faction(state, book, c) for c in range(25)]
+    down = state.facedown
+    factions = [None if t is None or t in down else TILES[t].faction for t in book.cells]
     seen: set[int] = set()
     out: list[Conflict] = []
     for start in range(25):
