@@ -34,8 +34,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     handed out last keeps one worker busy while the others have nothing left to do, handed
     out first it runs while they share the short tests. Reversed, because a parametrized
     playout's later cases are its bigger games (7 players, level 3): the longest go first.
-    (The order is the same in every worker, as xdist requires.)"""
+    (The order is the same in every worker, as xdist requires.) The browser tests stay
+    last, as collected: their session's Playwright keeps an event loop running in the
+    worker, so an asyncio test after them fails ("cannot be called from a running event
+    loop"); none of them may be marked slow."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    browser = [item.nodeid for item in slow if item.get_closest_marker("browser")]
+    assert not browser, f"browser tests must not be marked slow: {browser[:3]}"
     if slow:
         rest = [item for item in items if item.get_closest_marker("slow") is None]
         items[:] = slow[::-1] + rest

@@ -30,7 +30,7 @@ from tests.web.helpers import (
     server_version,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # slow: run first (tests/conftest.py)
+pytestmark = pytest.mark.browser
 
 
 # -- the two-seat + spectator game ----------------------------------------------------------

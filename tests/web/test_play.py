@@ -21,7 +21,7 @@ import pytest
 
 from tests.web.helpers import DESKTOP, PHONE_PORTRAIT, Page, api, axe_violations
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]  # slow: run first (tests/conftest.py)
+pytestmark = pytest.mark.browser
 
 MY_TURN = (
     "(s => s.status === 'finished' || (!s.busy && s.seat !== null && s.legal.length > 0"
