@@ -22,7 +22,7 @@ from .evolve import apply
 from .glossary import WORDS, build_glossary
 from .legal import legal_commands as _legal
 from .scoring import breakdown as _breakdown
-from .state import Mode, Phase, Player, State
+from .state import PHASE_OVER, PHASE_PLAY, Mode, Player, State
 from .turn import Turn
 from .view import IlluminationView
 from .view import full_view as _full_view
@@ -225,10 +225,10 @@ class Illumination(GameBase[State, Command, ev.Event]):
         return apply(state, event)
 
     def is_terminal(self, state: State) -> bool:
-        return state.phase is Phase.OVER
+        return state.phase is PHASE_OVER
 
     def to_act(self, state: State) -> frozenset[Seat]:
-        if state.phase is not Phase.PLAY:
+        if state.phase is not PHASE_PLAY:
             return frozenset()
         side = state.pending.side if state.pending is not None else state.turn
         seat = state.seat_of(side)

@@ -14,7 +14,7 @@ from . import commands as cmd
 from .content import CONTENT
 from .evolve import line_cells
 from .memo import Kept
-from .state import Book, Mode, PendingKind, Phase, State
+from .state import MODE_DUEL, PHASE_PLAY, Book, PendingKind, State
 from .turn import marker_remedy
 
 __all__ = ["legal_commands", "payments"]
@@ -164,9 +164,9 @@ def payments(state: State, side: int, cost: int) -> tuple[tuple[int, ...], ...]:
 
 
 def legal_commands(state: State, seat: int) -> list[cmd.Command]:
-    if state.phase is not Phase.PLAY:
+    if state.phase is not PHASE_PLAY:
         return []
-    if not 0 <= seat < (2 if state.mode is Mode.DUEL else 1):
+    if not 0 <= seat < (2 if state.mode is MODE_DUEL else 1):
         return []
     side = state.side_of(seat)
     pending = state.pending

@@ -9,12 +9,26 @@ the mat owner's view.
 from __future__ import annotations
 
 import enum
+from typing import Final
 
 import attrs
 
 from .content import CONTENT
 
-__all__ = ["Book", "Mode", "Pending", "PendingKind", "Phase", "Player", "State", "replace_at"]
+__all__ = [
+    "MODE_DUEL",
+    "MODE_SOLO",
+    "PHASE_OVER",
+    "PHASE_PLAY",
+    "Book",
+    "Mode",
+    "Pending",
+    "PendingKind",
+    "Phase",
+    "Player",
+    "State",
+    "replace_at",
+]
 
 
 class Mode(enum.StrEnum):
@@ -46,6 +60,14 @@ class PendingKind(enum.StrEnum):
 
 
 REV, IRR = 0, 1
+
+# The members the hot paths compare with, as module globals: in CPython 3.11 reading a
+# member off its enum class (``Phase.OVER``) costs about five times a global's look-up, and
+# the server asks is_terminal, to_act and seat_of many times a move.
+MODE_DUEL: Final = Mode.DUEL
+MODE_SOLO: Final = Mode.SOLO
+PHASE_PLAY: Final = Phase.PLAY
+PHASE_OVER: Final = Phase.OVER
 
 # The state's classes keep their fields in a ``__dict__`` (``slots=False``), as Road's do:
 # every event copies the state and a player or a Book (``domain.values.replace``), and a
@@ -171,16 +193,16 @@ class State:
         return self.players[side]
 
     def seat_of(self, side: int) -> int | None:
-        if self.mode is Mode.DUEL:
+        if self.mode is MODE_DUEL:
             return side
         return 0 if side == self.human_side else None
 
     def side_of(self, seat: int) -> int:
-        return seat if self.mode is Mode.DUEL else self.human_side
+        return seat if self.mode is MODE_DUEL else self.human_side
 
     @property
     def south(self) -> int:
-        return REV if self.mode is Mode.DUEL else self.human_side
+        return REV if self.mode is MODE_DUEL else self.human_side
 
     def book_pos(self, side: int, number: int) -> int:
         """The physical position of ``side``'s Book ``number`` (1..3)."""

@@ -13,7 +13,17 @@ from ..views import ByAudience, internal, public, view_part
 from .content import CONTENT
 from .memo import Kept
 from .scoring import breakdown
-from .state import Book, Mode, PendingKind, Phase, Player, State
+from .state import (
+    MODE_DUEL,
+    MODE_SOLO,
+    PHASE_OVER,
+    PHASE_PLAY,
+    Book,
+    Mode,
+    PendingKind,
+    Player,
+    State,
+)
 
 __all__ = ["IlluminationView", "PlayerPanel", "full_view", "hidden_values"]
 
@@ -25,7 +35,7 @@ CRUSADE = 3
 
 
 def _sees(state: State, viewer: Viewer, side: int) -> bool:
-    if viewer.omniscient or state.phase is Phase.OVER:
+    if viewer.omniscient or state.phase is PHASE_OVER:
         return True
     return viewer.seat is not None and state.seat_of(side) == viewer.seat
 
@@ -212,7 +222,7 @@ _PANELS: _Reused[PlayerPanel] = _Reused()
 def _player_view(state: State, side: int) -> PlayerPanel:
     # Everything the panel reads besides the player: their seat, the end, and the tiles'
     # faces and gold leaf (tile_view).
-    inputs = (state.seat_of(side), state.phase is Phase.OVER, state.facedown, state.gold)
+    inputs = (state.seat_of(side), state.phase is PHASE_OVER, state.facedown, state.gold)
     return _PANELS.get(state.players[side], inputs, lambda: _make_player_view(state, side))
 
 
@@ -300,7 +310,7 @@ def _make_player_view(state: State, side: int) -> PlayerPanel:
         monk=monk,
         stacks=[list(s) for s in p.stacks],
         deck=list(p.deck),
-        over=state.phase is Phase.OVER,
+        over=state.phase is PHASE_OVER,
     )
 
 
@@ -342,7 +352,7 @@ def full_view(
             "winners": [SIDE_KEYS[s] for s in state.winners],
             "breakdown": {SIDE_KEYS[s]: list(breakdown(state, s)) for s in (0, 1)},
         }
-    seats = range(2 if state.mode is Mode.DUEL else 1)
+    seats = range(2 if state.mode is MODE_DUEL else 1)
     return IlluminationView(
         game="illumination",
         mode=state.mode,
@@ -353,7 +363,7 @@ def full_view(
         turn_no=state.turn_no,
         to_act=to_act,
         line_chosen=state.line_chosen,
-        can_pass=state.phase is Phase.PLAY and not state.acted and pending is None,
+        can_pass=state.phase is PHASE_PLAY and not state.acted and pending is None,
         discarding=state.discarding,
         pending=None
         if pending is None
@@ -370,7 +380,7 @@ def full_view(
         monastery=_monastery(state),
         battle_cards=_battle_cards(state.battle),
         supply=_supply(state.supply),
-        difficulty=state.difficulty if state.mode is Mode.SOLO else None,
+        difficulty=state.difficulty if state.mode is MODE_SOLO else None,
         score_preview=_score_preview(state, seats),
         result=result,
         prompt=_prompts(state, seats, prompt),
@@ -515,7 +525,7 @@ def _make_score_preview(state: State, seats: range) -> ByAudience[dict[str, int]
     scores = [breakdown(state, s) for s in (0, 1)]
     full = [sum(b) for b in scores]
     bare = [f - b[CRUSADE] for f, b in zip(full, scores, strict=True)]
-    open_ = [state.phase is Phase.OVER or not state.players[s].human for s in (0, 1)]
+    open_ = [state.phase is PHASE_OVER or not state.players[s].human for s in (0, 1)]
 
     def seen_by(seat: int | None) -> dict[str, int]:
         return {
@@ -543,7 +553,7 @@ def _pending_spaces(state: State) -> list[list[int]]:
 
 
 def hidden_values(state: State, viewer: Viewer) -> frozenset[str]:
-    if viewer.omniscient or state.phase is Phase.OVER:
+    if viewer.omniscient or state.phase is PHASE_OVER:
         return frozenset()
     hidden: set[str] = set()
     for side in (0, 1):
