@@ -585,7 +585,7 @@ def main() -> None:
     p.add_argument("--per-lane-1", type=int, default=60, help="matches per lane at 1")
     p.add_argument("--spectators", type=int, default=100)
     p.add_argument("--spectator-moves", type=int, default=200)
-    p.add_argument("--rebuild-reps", type=int, default=5)
+    p.add_argument("--rebuild-reps", type=int, default=30)
     p.add_argument("--idle", type=int, default=500, help="idle connections for memory")
     p.add_argument("--no-peers", action="store_true", help="skip the peer comparison")
     p.add_argument(

@@ -12,12 +12,14 @@ still asks for survives; what no game asked for during a whole generation goes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
-__all__ = ["Kept"]
+__all__ = ["REUSE_MAX", "Kept", "Reused"]
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 class Kept(Generic[K, V]):
@@ -51,3 +53,32 @@ class Kept(Generic[K, V]):
     def clear(self) -> None:
         self._young.clear()
         self._old.clear()
+
+
+REUSE_MAX = 1024
+"""Entries a cache of view pieces keeps per generation (``memo.Kept``; many games at once),
+or, for the caches by value, before it starts afresh."""
+
+
+class Reused(Generic[T]):
+    """View pieces kept for the next state built from the very same parts.
+
+    A move changes a few parts of the state (one player, one Book): ``evolve`` copies the
+    others by reference, so the next state holds the same objects. A piece of the view is
+    kept with the part it was made from (by identity, kept alive with it, so that no id is
+    reused) and the few other values it reads (compared by value, cheap); the next state
+    with the same part and inputs gets the very same piece, built once, and the hub's
+    ``diff`` skips it by identity. Views are serialised, never mutated."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self) -> None:
+        self._items: Kept[int, tuple[object, tuple[object, ...], T]] = Kept(REUSE_MAX)
+
+    def get(self, anchor: object, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
+        hit = self._items.get(id(anchor))
+        if hit is not None and hit[0] is anchor and hit[1] == inputs:
+            return hit[2]
+        value = make()
+        self._items.put(id(anchor), (anchor, inputs, value))
+        return value

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
-from .content import CONTENT
-from .memo import Kept
-from .state import Book, Mode, State
+from ..views import ByAudience
+from .content import CONTENT, SIDES
+from .memo import Kept, Reused
+from .state import PHASE_OVER, Book, Mode, State
 
-__all__ = ["CRUSADE_FACTION", "battle_cards_won", "breakdown", "crusade_points", "winners"]
+__all__ = [
+    "CRUSADE_FACTION",
+    "battle_cards_won",
+    "breakdown",
+    "crusade_points",
+    "score_preview",
+    "winners",
+]
+
+CRUSADE = 3
+"""The Crusade's place in :func:`breakdown`."""
 
 CRUSADE_FACTION: dict[str, str] = {
     card: card.split("-", 2)[2].capitalize() for side in CONTENT.crusades for card in side
@@ -100,3 +111,52 @@ def winners(state: State, scores: tuple[int, int]) -> tuple[int, ...]:
     if stuff[0] != stuff[1]:
         return (0,) if stuff[0] > stuff[1] else (1,)
     return (0, 1)
+
+
+_SCORES: Reused[ByAudience[dict[str, int]]] = Reused()
+"""Score previews by the state's tuple of books, with the rest of what scoring reads."""
+
+
+def score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
+    # What scoring.breakdown reads besides the books, and whose Crusade is open to whom.
+    rev, irr = state.players
+    inputs = (
+        state.facedown,
+        state.gold,
+        state.ritual_spaces,
+        state.battle,
+        state.phase,
+        state.mode,
+        state.human_side,
+        seats,
+        rev.human,
+        rev.crusade,
+        rev.sheep_pen,
+        rev.books_completed,
+        irr.human,
+        irr.crusade,
+        irr.sheep_pen,
+        irr.books_completed,
+    )
+    return _SCORES.get(state.books, inputs, lambda: _make_score_preview(state, seats))
+
+
+def _make_score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
+    """Each side's score so far, its Crusade counted for those who may see it: its own
+    player, everyone once the game is over, and always for the Monk (open on the table)."""
+    if not state.books:
+        zero = {k: 0 for k in SIDES}
+        return ByAudience(tuple(zero for _ in seats), zero)
+    scores = [breakdown(state, s) for s in (0, 1)]
+    full = [sum(b) for b in scores]
+    bare = [f - b[CRUSADE] for f, b in zip(full, scores, strict=True)]
+    open_ = [state.phase is PHASE_OVER or not state.players[s].human for s in (0, 1)]
+
+    def seen_by(seat: int | None) -> dict[str, int]:
+        return {
+            SIDES[s]: full[s] if open_[s] or state.seat_of(s) == seat else bare[s] for s in (0, 1)
+        }
+
+    return ByAudience(
+        tuple(seen_by(s) for s in seats), seen_by(None), dict(zip(SIDES, full, strict=True))
+    )

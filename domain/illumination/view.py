@@ -5,14 +5,14 @@ redacts events from their declarations (``domain.secrets``)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from ..secrets import secret
 from ..viewers import SPECTATOR, Viewer, seat_viewer
 from ..views import ByAudience, internal, public, view_part
 from .content import CONTENT
-from .memo import Kept
-from .scoring import breakdown
+from .memo import REUSE_MAX, Kept, Reused
+from .scoring import breakdown, score_preview
 from .state import (
     MODE_DUEL,
     MODE_SOLO,
@@ -27,11 +27,8 @@ from .state import (
 
 __all__ = ["IlluminationView", "PlayerPanel", "full_view", "hidden_values"]
 
-T = TypeVar("T")
 TILES = CONTENT.tiles
 SIDE_KEYS = ("REV", "IRR")
-CRUSADE = 3
-"""The Crusade's place in ``scoring.breakdown``."""
 
 
 def _sees(state: State, viewer: Viewer, side: int) -> bool:
@@ -52,35 +49,6 @@ _STATIC: dict[str, dict[str, Any]] = {
 }
 
 
-_REUSE_MAX = 1024
-"""Entries a cache of view pieces keeps per generation (``memo.Kept``; many games at once),
-or, for the caches by value, before it starts afresh."""
-
-
-class _Reused(Generic[T]):
-    """View pieces kept for the next state built from the very same parts.
-
-    A move changes a few parts of the state (one player, one Book): ``evolve`` copies the
-    others by reference, so the next state holds the same objects. A piece of the view is
-    kept with the part it was made from (by identity, kept alive with it, so that no id is
-    reused) and the few other values it reads (compared by value, cheap); the next state
-    with the same part and inputs gets the very same piece, built once, and the hub's
-    ``diff`` skips it by identity. Views are serialised, never mutated."""
-
-    __slots__ = ("_items",)
-
-    def __init__(self) -> None:
-        self._items: Kept[int, tuple[object, tuple[object, ...], T]] = Kept(_REUSE_MAX)
-
-    def get(self, anchor: object, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
-        hit = self._items.get(id(anchor))
-        if hit is not None and hit[0] is anchor and hit[1] == inputs:
-            return hit[2]
-        value = make()
-        self._items.put(id(anchor), (anchor, inputs, value))
-        return value
-
-
 _TILE_VIEWS: dict[tuple[str, bool, tuple[str, ...]], dict[str, Any]] = {}
 """One dict per tile, face and gold leaf (a few hundred in all), shared by every view."""
 
@@ -90,15 +58,15 @@ def tile_view(state: State, tile: str) -> dict[str, Any]:
     key = (tile, tile not in state.facedown, gold)
     view = _TILE_VIEWS.get(key)
     if view is None:
-        if len(_TILE_VIEWS) >= 4 * _REUSE_MAX:
+        if len(_TILE_VIEWS) >= 4 * REUSE_MAX:
             _TILE_VIEWS.clear()
         view = _TILE_VIEWS[key] = {**_STATIC[tile], "faceup": key[1], "gold_leaf": list(gold)}
     return view
 
 
-_BOOKS: _Reused[dict[str, Any]] = _Reused()
+_BOOKS: Reused[dict[str, Any]] = Reused()
 """Book views by book: a move changes one book at most, so the others are reused."""
-_BOOK_LISTS: _Reused[list[dict[str, Any]]] = _Reused()
+_BOOK_LISTS: Reused[list[dict[str, Any]]] = Reused()
 """The list of the three, by the state's tuple of books (new only when a book changed)."""
 
 
@@ -150,7 +118,7 @@ def _covered(empty: dict[str, Any], tile: dict[str, Any]) -> dict[str, Any]:
     hit = _COVERED.get(key)
     if hit is not None and hit[0] is empty and hit[1] is tile:
         return hit[2]
-    if len(_COVERED) >= 16 * _REUSE_MAX:
+    if len(_COVERED) >= 16 * REUSE_MAX:
         _COVERED.clear()
     view = {**empty, "tile": tile}  # the same keys in the same order, "tile" filled in
     _COVERED[key] = (empty, tile, view)
@@ -215,7 +183,7 @@ class PlayerPanel:
     over: bool = internal()
 
 
-_PANELS: _Reused[PlayerPanel] = _Reused()
+_PANELS: Reused[PlayerPanel] = Reused()
 """Player panels by player: a move changes one side at most (often neither's panel)."""
 
 
@@ -226,9 +194,9 @@ def _player_view(state: State, side: int) -> PlayerPanel:
     return _PANELS.get(state.players[side], inputs, lambda: _make_player_view(state, side))
 
 
-_ARCHWAYS: _Reused[list[list[dict[str, Any] | None]]] = _Reused()
-_PENS: _Reused[list[dict[str, Any]]] = _Reused()
-_LISTS: _Reused[list[str]] = _Reused()
+_ARCHWAYS: Reused[list[list[dict[str, Any] | None]]] = Reused()
+_PENS: Reused[list[dict[str, Any]]] = Reused()
+_LISTS: Reused[list[str]] = Reused()
 """A panel's pieces by the player's value they show (its archways, its Sheep Pen, a tuple of
 names): a move that changes a player changes one or two of its fields, and the panel made
 anew keeps the others' very pieces, which the hub's diff then skips by identity instead of
@@ -269,7 +237,7 @@ def _listed(items: tuple[str, ...]) -> list[str]:
 def _by_ritual(counts: tuple[int, ...]) -> dict[str, int]:
     view = _TOKENS.get(counts)
     if view is None:
-        if len(_TOKENS) >= _REUSE_MAX:
+        if len(_TOKENS) >= REUSE_MAX:
             _TOKENS.clear()
         view = _TOKENS[counts] = {CONTENT.rituals[r]: counts[r] for r in range(4)}
     return view
@@ -381,7 +349,7 @@ def full_view(
         battle_cards=_battle_cards(state.battle),
         supply=_supply(state.supply),
         difficulty=state.difficulty if state.mode is MODE_SOLO else None,
-        score_preview=_score_preview(state, seats),
+        score_preview=score_preview(state, seats),
         result=result,
         prompt=_prompts(state, seats, prompt),
     )
@@ -399,7 +367,7 @@ def _you(state: State, seats: range) -> ByAudience[str | None]:
     return you
 
 
-_PROMPTS: Kept[tuple[object, ...], ByAudience[str]] = Kept(_REUSE_MAX)
+_PROMPTS: Kept[tuple[object, ...], ByAudience[str]] = Kept(REUSE_MAX)
 """Prompts by everything they are made of: most moves leave them as they were."""
 
 
@@ -443,7 +411,7 @@ def _monastery(state: State) -> dict[str, Any]:
     key = (state.abbot, state.ritual_spaces, state.book_spaces)
     view = _MONASTERIES.get(key)
     if view is None:
-        if len(_MONASTERIES) >= _REUSE_MAX:
+        if len(_MONASTERIES) >= REUSE_MAX:
             _MONASTERIES.clear()
         view = _MONASTERIES[key] = {
             "abbot": state.abbot,
@@ -465,7 +433,7 @@ def _monastery(state: State) -> dict[str, Any]:
 def _battle_cards(battle: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
     view = _BATTLE_CARDS.get(battle)
     if view is None:
-        if len(_BATTLE_CARDS) >= _REUSE_MAX:
+        if len(_BATTLE_CARDS) >= REUSE_MAX:
             _BATTLE_CARDS.clear()
         view = _BATTLE_CARDS[battle] = [
             {
@@ -482,60 +450,10 @@ def _battle_cards(battle: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
 def _supply(supply: tuple[int, ...]) -> dict[str, int]:
     view = _SUPPLIES.get(supply)
     if view is None:
-        if len(_SUPPLIES) >= _REUSE_MAX:
+        if len(_SUPPLIES) >= REUSE_MAX:
             _SUPPLIES.clear()
         view = _SUPPLIES[supply] = {CONTENT.rituals[r]: supply[r] for r in range(4)}
     return view
-
-
-_SCORES: _Reused[ByAudience[dict[str, int]]] = _Reused()
-"""Score previews by the state's tuple of books, with the rest of what scoring reads."""
-
-
-def _score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
-    # What scoring.breakdown reads besides the books, and whose Crusade is open to whom.
-    rev, irr = state.players
-    inputs = (
-        state.facedown,
-        state.gold,
-        state.ritual_spaces,
-        state.battle,
-        state.phase,
-        state.mode,
-        state.human_side,
-        seats,
-        rev.human,
-        rev.crusade,
-        rev.sheep_pen,
-        rev.books_completed,
-        irr.human,
-        irr.crusade,
-        irr.sheep_pen,
-        irr.books_completed,
-    )
-    return _SCORES.get(state.books, inputs, lambda: _make_score_preview(state, seats))
-
-
-def _make_score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
-    """Each side's score so far, its Crusade counted for those who may see it: its own
-    player, everyone once the game is over, and always for the Monk (open on the table)."""
-    if not state.books:
-        zero = {k: 0 for k in SIDE_KEYS}
-        return ByAudience(tuple(zero for _ in seats), zero)
-    scores = [breakdown(state, s) for s in (0, 1)]
-    full = [sum(b) for b in scores]
-    bare = [f - b[CRUSADE] for f, b in zip(full, scores, strict=True)]
-    open_ = [state.phase is PHASE_OVER or not state.players[s].human for s in (0, 1)]
-
-    def seen_by(seat: int | None) -> dict[str, int]:
-        return {
-            SIDE_KEYS[s]: full[s] if open_[s] or state.seat_of(s) == seat else bare[s]
-            for s in (0, 1)
-        }
-
-    return ByAudience(
-        tuple(seen_by(s) for s in seats), seen_by(None), dict(zip(SIDE_KEYS, full, strict=True))
-    )
 
 
 def _pending_spaces(state: State) -> list[list[int]]:
