@@ -204,7 +204,8 @@ comparing them (nine archways of tile dicts, twice: the diff compares, then walk
 _NO_TILES: list[dict[str, Any]] = []
 """Every empty Sheep Pen's (views are never mutated)."""
 _TOKENS: dict[tuple[int, ...], dict[str, int]] = {}
-"""Tokens held (or the Monk's tracks), by the counts (a few hundred values in all)."""
+"""Counts per ritual (tokens held, the Monk's tracks, the monastery's supply), by the counts
+(a few hundred values in all)."""
 
 
 def _archways(state: State, p: Player) -> list[list[dict[str, Any] | None]]:
@@ -347,7 +348,7 @@ def full_view(
         players=(_player_view(state, 0), _player_view(state, 1)),
         monastery=_monastery(state),
         battle_cards=_battle_cards(state.battle),
-        supply=_supply(state.supply),
+        supply=_by_ritual(state.supply),
         difficulty=state.difficulty if state.mode is MODE_SOLO else None,
         score_preview=score_preview(state, seats),
         result=result,
@@ -402,9 +403,8 @@ def _prompts(state: State, seats: range, prompt: Callable[[State, Viewer], str])
 
 _MONASTERIES: dict[tuple[object, ...], dict[str, Any]] = {}
 _BATTLE_CARDS: dict[tuple[tuple[int, int], ...], list[dict[str, Any]]] = {}
-_SUPPLIES: dict[tuple[int, ...], dict[str, int]] = {}
 """The small public parts, by the values they are made of: shared by every state and game
-with the same Abbot and spaces, Battle cards or supply (bounded like the rest)."""
+with the same Abbot and spaces or Battle cards (bounded like the rest)."""
 
 
 def _monastery(state: State) -> dict[str, Any]:
@@ -444,15 +444,6 @@ def _battle_cards(battle: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
             }
             for i, (r, irr) in enumerate(battle)
         ]
-    return view
-
-
-def _supply(supply: tuple[int, ...]) -> dict[str, int]:
-    view = _SUPPLIES.get(supply)
-    if view is None:
-        if len(_SUPPLIES) >= REUSE_MAX:
-            _SUPPLIES.clear()
-        view = _SUPPLIES[supply] = {CONTENT.rituals[r]: supply[r] for r in range(4)}
     return view
 
 
