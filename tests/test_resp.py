@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from server.store.resp import RespConnection, RespError
+from server.store.resp import RespConnection, RespError, command_timeout
 from tests.conftest import REDIS_URL
 
 pytestmark = pytest.mark.redis
@@ -84,3 +84,11 @@ async def test_bells_already_received_are_handed_out_in_order_without_waiting() 
         await bells.close()
     finally:
         await store.close()
+
+
+def test_the_command_timeout_comes_from_the_environment_or_stops_the_start() -> None:
+    assert command_timeout(None) == command_timeout("") == 5.0
+    assert command_timeout("1.5") == 1.5
+    for bad in ("abc", "0", "-1", "nan", "inf", "601"):
+        with pytest.raises(ValueError, match="CLOISTER_REDIS_TIMEOUT must be a number of seconds"):
+            command_timeout(bad)

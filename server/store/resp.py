@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import socket
 import ssl
@@ -36,10 +37,31 @@ class RespError(Exception):
 
 CONNECT_TIMEOUT = 3.0
 """Seconds to open a connection (TCP, TLS and AUTH) before the call fails."""
-COMMAND_TIMEOUT = float(os.environ.get("CLOISTER_REDIS_TIMEOUT") or 5.0)
+COMMAND_TIMEOUT_RANGE = (0.05, 600.0)
+
+
+def command_timeout(raw: str | None) -> float:
+    """``CLOISTER_REDIS_TIMEOUT``'s text as seconds (5 when unset or empty); ValueError
+    naming the variable and the range for anything else, so a typo stops the process at
+    start-up instead of giving every command a timeout nobody meant."""
+    if not raw:
+        return 5.0
+    low, high = COMMAND_TIMEOUT_RANGE
+    why = f"CLOISTER_REDIS_TIMEOUT must be a number of seconds from {low:g} to {high:g}"
+    why += f", not {raw!r}"
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(why) from None
+    if not math.isfinite(value) or not low <= value <= high:
+        raise ValueError(why)
+    return value
+
+
+COMMAND_TIMEOUT = command_timeout(os.environ.get("CLOISTER_REDIS_TIMEOUT"))
 """Seconds a command waits for its reply before the caller gets ``TimeoutError``: a Redis
-that stalls is an answer ("unavailable") after this, never a frozen game. (The variable is
-a test hook: tests/test_outage.py's server waits out a paused Redis in less.)"""
+that stalls is an answer ("unavailable") after this, never a frozen game. (Mostly a test
+hook: tests/test_outage.py's server waits out a paused Redis in less.)"""
 
 
 def tls_context(url: str) -> ssl.SSLContext | None:
