@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import pytest
+import redis
 
 from server.store.redis import RedisStore
 from tests.redis_cluster import LocalCluster, unavailable
@@ -85,8 +86,21 @@ def _unmarked_tests_leave_redis_alone(
 
 
 @pytest.fixture
-def key_prefix() -> str:
-    return f"test-{uuid.uuid4().hex[:10]}"
+def key_prefix(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A key prefix of this test's own, whose keys are deleted after it: also when the test
+    wrote them only through a server it ran itself (``running_server``), with no
+    ``redis_store`` to clean up after it. (Torn down after the fixtures that use it, so
+    after their servers have stopped writing.) Unmarked tests cannot have used Redis."""
+    prefix = f"test-{uuid.uuid4().hex[:10]}"
+    yield prefix
+    if request.node.get_closest_marker("redis") or request.node.get_closest_marker("browser"):
+        client = redis.Redis.from_url(REDIS_URL)
+        try:
+            keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+            if keys:
+                client.unlink(*keys)
+        finally:
+            client.close()
 
 
 @pytest.fixture
