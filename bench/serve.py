@@ -8,7 +8,8 @@ does not steal from them.
 * ``cloister``: the real app (``server.create_app``) against the given Redis and prefix,
   with the benchmark's swap game registered besides the real ones (``bench.swapgame``).
   Per-connection rate limiting is lifted: a benchmark game sends faster than a person.
-  ``WORKERS`` > 1 runs that many processes on the port, as ``cloister serve --workers``.
+  ``WORKERS`` > 1 runs that many processes on the port, as ``cloister serve --workers``
+  (``server.handoff.supervise``: the same supervisor and hand-off).
 * ``floor``: a bare Starlette WebSocket endpoint that decodes each message (orjson), does
   one XADD through redis-py (a BlockingConnectionPool, as the store uses) and sends a 1 KB
   reply. The least any command round trip on this stack can cost.
@@ -127,7 +128,7 @@ def main() -> None:
     kind, port, prefix = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     workers = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     if kind == "cloister" and workers > 1:
-        from uvicorn.supervisors import Multiprocess
+        from server.handoff import supervise
 
         os.environ["CLOISTER_BENCH_PREFIX"] = prefix
         ref = uvicorn_config(None, port)
@@ -137,7 +138,7 @@ def main() -> None:
             workers=workers,
             **{k: getattr(ref, k) for k in _SHARED},
         )
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        supervise(config, [config.bind_socket()])  # as ``cloister serve --workers``
         return
     from server.run import tune_gc
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .games import GameService
+from .handoff import STATS as HANDOFF
 from .hub import Hub
 
 __all__ = ["render"]
@@ -38,5 +39,14 @@ def render(service: GameService, hub: Hub) -> str:
         "# HELP cloister_ws_connections Open WebSocket connections.",
         "# TYPE cloister_ws_connections gauge",
         f"cloister_ws_connections {sum(len(c) for c in hub.connections.values())}",
+        "# HELP cloister_handoffs_sent_total Game sockets this worker passed to their home.",
+        "# TYPE cloister_handoffs_sent_total counter",
+        f"cloister_handoffs_sent_total {HANDOFF['sent']}",
+        "# HELP cloister_handoffs_adopted_total Game sockets another worker passed to this one.",
+        "# TYPE cloister_handoffs_adopted_total counter",
+        f"cloister_handoffs_adopted_total {HANDOFF['adopted']}",
+        "# HELP cloister_handoff_fallbacks_total Hand-offs the home did not take: served here.",
+        "# TYPE cloister_handoff_fallbacks_total counter",
+        f"cloister_handoff_fallbacks_total {HANDOFF['fallbacks']}",
     ]
     return "\n".join(lines) + "\n"

@@ -23,6 +23,15 @@ is a full node with its own Redis connections, so any worker takes any game thro
 multi-node path (expected-version appends, doorbells). Without ``REDIS_URL`` the parent
 starts and owns the embedded Redis and hands its URL to the workers.
 
+With ``workers > 1`` a game's WebSockets are also brought onto one worker, its home
+(``server.handoff``): the worker that accepted a game socket's upgrade request passes the
+socket (its descriptor and the bytes read, over a Unix socket in a folder the parent makes
+and removes) to the game's home, which serves it as if it had accepted it. A game split
+over two workers costs the other one a doorbell, a read and a fold per move. It is only a
+shortcut: if the home is gone, restarting or does not answer, the worker that accepted the
+socket serves it. Linux only (elsewhere, and with ``CLOISTER_HANDOFF=0``, sockets stay
+where they landed).
+
 Start-up order (``serve``): bind the port, then (embedded Redis only) lock the data folder,
 then start Redis (in the app's lifespan, or in the parent of the workers). So a serve that
 cannot have its port, or whose folder another server holds, exits having started nothing
@@ -45,11 +54,11 @@ import attrs
 import orjson
 import uvicorn
 from starlette.applications import Starlette
-from uvicorn.supervisors import Multiprocess
 
 from .app import create_app
 from .config import Settings, clock_watch_seconds
 from .embedded import DataFolderLock, EmbeddedRedis, FolderBusy, pid_alive
+from .handoff import supervise
 
 __all__ = [
     "LOG_LEVELS",
@@ -199,7 +208,7 @@ def serve(
             )
         sock.set_inheritable(True)  # as uvicorn's own bind_socket, for the workers
         config = uvicorn_config(settings, host, port, workers, **overrides)
-        Multiprocess(config, sockets=[sock]).run()
+        supervise(config, [sock])
     finally:
         sock.close()
         if embedded is not None:

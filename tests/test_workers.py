@@ -53,7 +53,10 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
 
 @pytest.fixture
 def two_workers(key_prefix: str, redis_store: object) -> Iterator[str]:
-    proc, base = start_workers({"REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": key_prefix})
+    # Without hand-off (server.handoff), which would bring a game's sockets onto one
+    # worker: these tests are about two workers serving one game.
+    env = {"REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": key_prefix, "CLOISTER_HANDOFF": "0"}
+    proc, base = start_workers(env)
     try:
         yield base
     finally:

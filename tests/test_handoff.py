@@ -1,0 +1,242 @@
+"""``serve --workers N`` hands a game's sockets to the game's home worker (server.handoff).
+
+In-process: two hand-off servers (threads, one folder) or one and a home that fails;
+which server serves a socket is read from its uvicorn server state. Then the real thing:
+``python -m server --workers 2``, where the upgrade's ``x-cloister-worker`` header says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+import uvicorn
+import websockets
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from server import Settings, create_app, handoff
+from server.handoff import RENDEZVOUS, STATS, HandoffServer, home_order, request_game
+from tests.support import REDIS_URL, Player, free_port, http, new_game, uvicorn_config
+from tests.test_workers import start_workers, stop
+
+linux = pytest.mark.skipif(not handoff.supported(), reason="hand-off needs Linux")
+
+
+def test_the_request_line_names_the_game() -> None:
+    assert request_game(b"GET /api/games/g-1/ws HTTP/1.1\r\nHost: x\r\n") == "g-1"
+    assert request_game(b"GET /api/games/g%2D1/ws?x=1 HTTP/1.1\r\n") == "g-1"
+    assert request_game(b"GET /api/games/g-1 HTTP/1.1\r\n") is None
+    assert request_game(b"GET /api/games/g-1/ws/x HTTP/1.1\r\n") is None
+    assert request_game(b"POST /api/games/g-1/ws HTTP/1.1\r\n") is None
+    assert request_game(b"GET /api/games/g-1/ws HTT") is None  # a partial line: served here
+
+
+def test_home_order_is_stable_and_spreads_games() -> None:
+    assert home_order("g-abc", 3) == home_order("g-abc", 3)
+    assert sorted(home_order("g-abc", 3)) == [0, 1, 2]
+    homes = [home_order(f"g-{i}", 2)[0] for i in range(200)]
+    assert 60 < homes.count(0) < 140
+    # with a slot more, a game either keeps its home or moves to the new slot
+    for i in range(200):
+        before, after = home_order(f"g-{i}", 2)[0], home_order(f"g-{i}", 3)[0]
+        assert after in (before, 2)
+
+
+async def until(condition: Callable[[], bool], timeout: float = 5) -> None:
+    """Wait for ``condition`` (a closed socket leaves its server's state a little later)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "not in time"
+        await asyncio.sleep(0.02)
+
+
+@contextlib.contextmanager
+def handoff_server(prefix: str) -> Iterator[tuple[str, HandoffServer]]:
+    port = free_port()
+    settings = Settings(redis_url=REDIS_URL, key_prefix=prefix)
+    config = uvicorn_config(create_app(settings), port)
+    config.workers = 2  # what the node reads: the number of slots
+    server = HandoffServer(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while server.handoff is None or server.handoff.slot is None:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}", server
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def sockets_of(server: uvicorn.Server) -> int:
+    return sum(isinstance(c, WebSocketsSansIOProtocol) for c in server.server_state.connections)
+
+
+async def bad_token(base: str, game_id: str) -> dict[str, object]:
+    p = Player(base, game_id)
+    p.ws = await websockets.connect(f"{base.replace('http', 'ws')}/api/games/{game_id}/ws")
+    await p.send({"type": "hello", "token": "forged"})
+    return await p.recv()
+
+
+@linux
+@pytest.mark.redis
+async def test_a_socket_is_served_by_its_games_home(
+    key_prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(RENDEZVOUS, str(tmp_path))
+    with handoff_server(key_prefix) as (base0, s0), handoff_server(key_prefix) as (base1, s1):
+        assert {s0.handoff.slot, s1.handoff.slot} == {0, 1}  # type: ignore[union-attr]
+        async with http(base0) as c:
+            games = [await new_game(c, "high-card", {"players": 2}) for _ in range(6)]
+        sent, adopted = STATS["sent"], STATS["adopted"]
+        moved = 0
+        for gid, tokens in games:
+            home = s0 if home_order(gid, 2)[0] == s0.handoff.slot else s1  # type: ignore[union-attr]
+            # each player through a different server: both end up on the home
+            players = [Player(base0, gid, tokens[0]), Player(base1, gid, tokens[1])]
+            for p in players:
+                await p.connect()
+            away = s0 if home is s1 else s1
+            await until(lambda: sockets_of(home) == 2 and sockets_of(away) == 0)  # noqa: B023
+            # and the game is played there as anywhere
+            mover = next(p for p in players if p.legal)
+            reply = await mover.command(mover.legal[0])
+            assert reply["type"] == "accepted", reply
+            for p in players:
+                await p.wait_version(reply["version"])
+                await p.close()
+            moved += 1
+        assert STATS["sent"] - sent == moved and STATS["adopted"] - adopted == moved
+        # the request as sent: a forged token gets its structured rejection from the home
+        for slot, base in ((s1.handoff.slot, base0), (s0.handoff.slot, base1)):  # type: ignore[union-attr]
+            sent = STATS["sent"]
+            error = await bad_token(base, await game_homed_on(base0, slot))  # type: ignore[arg-type]
+            assert error["type"] == "error" and error["code"] == "bad_token", error
+            assert STATS["sent"] == sent + 1
+
+
+class SilentHome:
+    """A slot's listener that takes hand-offs and dies on them: no reply, descriptors closed."""
+
+    def __init__(self, path: str) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock.bind(path)
+        self.sock.listen(8)
+        self.taken = 0
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = self.sock.accept()
+                _, fds, _, _ = socket.recv_fds(conn, 1 << 18, 1)
+                for fd in fds:
+                    os.close(fd)
+                self.taken += 1
+                conn.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+
+@linux
+@pytest.mark.redis
+async def test_a_dead_or_failing_home_leaves_the_socket_where_it_landed(
+    key_prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(RENDEZVOUS, str(tmp_path))
+    with handoff_server(key_prefix) as (base, server):
+        me = server.handoff.slot  # type: ignore[union-attr]
+        other = 1 - me  # type: ignore[operator]
+        gid = await game_homed_on(base, other)
+        # 1. the other slot was never claimed (no socket file): served here
+        p = Player(base, gid)
+        await p.connect()
+        await p.close()
+        # 2. a dead worker's socket file (nobody listening): served here
+        path = str(tmp_path / f"slot-{other}.sock")
+        dead = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        dead.bind(path)
+        dead.close()
+        assert (await bad_token(base, gid))["code"] == "bad_token"
+        os.unlink(path)
+        # 3. a home that takes the socket and dies without a word: served here, from the
+        # bytes it had (the request), as if it had never left
+        home = SilentHome(path)
+        try:
+            fallbacks = STATS["fallbacks"]
+            p = Player(base, gid)
+            welcome = await p.connect()
+            assert welcome["seat"] is None
+            error = await bad_token(base, gid)
+            assert error["code"] == "bad_token", error
+            assert home.taken == 2 and STATS["fallbacks"] == fallbacks + 2
+            await p.close()
+        finally:
+            home.close()
+
+
+async def new_game_at(base: str) -> tuple[str, list[str]]:
+    async with http(base) as c:
+        return await new_game(c, "high-card", {"players": 2})
+
+
+async def game_homed_on(base: str, slot: int) -> str:
+    """A game created on ``base`` whose home is ``slot`` (of 2)."""
+    for _ in range(50):
+        gid, _ = await new_game_at(base)
+        if home_order(gid, 2)[0] == slot:
+            return gid
+    raise AssertionError("no game homed there in 50")
+
+
+@linux
+@pytest.mark.redis
+async def test_with_two_workers_a_games_sockets_meet_on_one_worker(
+    key_prefix: str, redis_store: object
+) -> None:
+    proc, base = start_workers({"REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": key_prefix})
+    try:
+        seen: set[str] = set()
+        for _ in range(5):
+            gid, tokens = await new_game_at(base)
+            workers = set()
+            for i in range(4):
+                p = Player(base, gid, tokens[i % 2] if i < 2 else None)
+                await p.connect()
+                workers.add(p.ws.response.headers["x-cloister-worker"])
+                await p.close()
+            # a forged token's rejection comes from the same worker, structured
+            ws = await websockets.connect(f"{base.replace('http', 'ws')}/api/games/{gid}/ws")
+            workers.add(ws.response.headers["x-cloister-worker"])
+            await ws.send(orjson.dumps({"type": "hello", "token": "forged"}).decode())
+            assert orjson.loads(await asyncio.wait_for(ws.recv(), 10))["code"] == "bad_token"
+            await ws.close()
+            assert len(workers) == 1, (gid, workers)
+            seen |= workers
+        # (both workers are homes: 5 games all on one would be 1 in 16)
+        assert len(seen) <= 2
+    finally:
+        stop(proc)
+
+
+if sys.platform != "linux":  # pragma: no cover
+
+    def test_elsewhere_there_is_no_hand_off() -> None:
+        assert not handoff.supported()
