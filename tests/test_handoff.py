@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 import socket
 import sys
 import threading
@@ -21,7 +22,9 @@ import orjson
 import pytest
 import uvicorn
 import websockets
-from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import (
+    WebSocketsSansIOProtocol as WsProtocol,
+)
 
 from server import Settings, create_app, handoff
 from server.handoff import RENDEZVOUS, STATS, HandoffServer, home_order, request_game
@@ -81,7 +84,7 @@ def handoff_server(prefix: str) -> Iterator[tuple[str, HandoffServer]]:
 
 
 def sockets_of(server: uvicorn.Server) -> int:
-    return sum(isinstance(c, WebSocketsSansIOProtocol) for c in server.server_state.connections)
+    return sum(isinstance(c, WsProtocol) for c in server.server_state.connections)
 
 
 async def bad_token(base: str, game_id: str) -> dict[str, object]:
@@ -111,6 +114,11 @@ async def test_a_socket_is_served_by_its_games_home(
                 await p.connect()
             away = s0 if home is s1 else s1
             await until(lambda: sockets_of(home) == 2 and sockets_of(away) == 0)  # noqa: B023
+            # the home sees each client's own address, as for a socket it accepted
+            served = [c for c in home.server_state.connections if isinstance(c, WsProtocol)]
+            assert {tuple(c.client or ()) for c in served} == {
+                tuple(p.ws.local_address[:2]) for p in players
+            }
             # and the game is played there as anywhere
             mover = next(p for p in players if p.legal)
             reply = await mover.command(mover.legal[0])
@@ -126,6 +134,15 @@ async def test_a_socket_is_served_by_its_games_home(
             error = await bad_token(base, await game_homed_on(base0, slot))  # type: ignore[arg-type]
             assert error["type"] == "error" and error["code"] == "bad_token", error
             assert STATS["sent"] == sent + 1
+        # and the home's limits: a frame over max_frame_bytes is refused from its header
+        gid = await game_homed_on(base0, s1.handoff.slot)  # type: ignore[union-attr,arg-type]
+        sent = STATS["sent"]
+        ws = await websockets.connect(f"{base0.replace('http', 'ws')}/api/games/{gid}/ws")
+        assert STATS["sent"] == sent + 1
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await ws.send("x" * (Settings().max_frame_bytes + 1))
+            await asyncio.wait_for(ws.recv(), 10)
+        assert ws.close_code == 1009
 
 
 class SilentHome:
@@ -234,6 +251,48 @@ async def test_with_two_workers_a_games_sockets_meet_on_one_worker(
         assert len(seen) <= 2
     finally:
         stop(proc)
+
+
+@linux
+@pytest.mark.redis
+async def test_a_replaced_worker_takes_its_place_as_home(
+    key_prefix: str, redis_store: object
+) -> None:
+    proc, base = start_workers({"REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": key_prefix})
+    try:
+        pids: set[str] = set()
+        deadline = time.monotonic() + 60
+        while len(pids) < 2:  # both workers serve as homes
+            assert time.monotonic() < deadline, pids
+            pids |= await meeting_place(base)
+        victim = int(min(pids))
+        os.kill(victim, signal.SIGKILL)
+        # uvicorn's supervisor starts a replacement; it claims the dead worker's slot and
+        # the games homed there meet on it again
+        deadline = time.monotonic() + 90
+        while True:
+            assert time.monotonic() < deadline, "no replacement took the slot"
+            where = await meeting_place(base, strict=False)
+            if len(where) == 1 and not where & pids:
+                break
+            await asyncio.sleep(0.2)
+        for _ in range(4):
+            assert len(await meeting_place(base)) == 1
+    finally:
+        stop(proc)
+
+
+async def meeting_place(base: str, strict: bool = True) -> set[str]:
+    """The workers that served four sockets of a new game (``strict``: exactly one)."""
+    gid, tokens = await new_game_at(base)
+    workers = set()
+    for i in range(4):
+        p = Player(base, gid, tokens[i % 2] if i < 2 else None)
+        await p.connect()
+        workers.add(p.ws.response.headers["x-cloister-worker"])
+        await p.close()
+    assert len(workers) == 1 or not strict, (gid, workers)
+    return workers
 
 
 if sys.platform != "linux":  # pragma: no cover
