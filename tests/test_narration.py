@@ -196,3 +196,21 @@ def test_the_rules_pass_the_rulebooks_language() -> None:
         game = REGISTRY[game_name].game
         names = [t.__name__ for t in game.event_types if len(t.__name__) > 3]
         assert problems(text, _ids(game_name), names) == [], text
+
+
+def test_illumination_narrates_each_audience_from_its_own_seat_in_any_order() -> None:
+    """The narrator keeps the last audience's reader (``describe.narrate``): a sentence for
+    another audience, or for an equal audience built anew, reads from that audience's seat,
+    whatever was narrated just before."""
+    from domain.illumination import events as ev
+
+    game = default_registry()["illumination"].game
+    placed = ev.TilePlaced(0, "R01", 0, 0, "quill")
+    labels, players = ("Reverent", "Irreverent"), ("Ann", "Bob")
+    south, north = Names(labels, players, seat_viewer(0)), Names(labels, players, seat_viewer(1))
+    seen = [game.narrate(placed, n) for n in (south, north, south, north)]
+    assert seen[0] == seen[2] and seen[1] == seen[3] and seen[0] != seen[1]
+    assert "row 1, column 1 of Book 1" in str(seen[0])
+    assert "row 5, column 5 of Book 3" in str(seen[1])
+    again = Names(labels, players, seat_viewer(1))  # equal, not the same object
+    assert game.narrate(placed, again) == seen[1]

@@ -10,7 +10,7 @@ Knight"), never by id.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import assert_never
+from typing import Any, assert_never
 
 from ..narration import Names, join_words, plural
 from ..viewers import Viewer
@@ -151,11 +151,23 @@ _READERS: Kept[Names, Reader] = Kept(1024)
 each audience, and a Reader costs about ten times the look-up."""
 
 
+_LAST: list[Any] = [None, None]
+"""The Names last read, by identity, and its Reader: the server narrates every event of a
+move with one Names per audience, and finding it in ``_READERS`` (a hash and an equality
+of a frozen class, both Python calls) cost a quarter of narrating."""
+
+
 def narrate(e: ev.Event, names: Names) -> str:
-    reader = _READERS.get(names)
-    if reader is None:
-        reader = Reader(names)
-        _READERS.put(names, reader)
+    last = _LAST
+    if last[0] is names:
+        reader: Reader = last[1]
+    else:
+        found = _READERS.get(names)
+        if found is None:
+            found = Reader(names)
+            _READERS.put(names, found)
+        reader = last[1] = found
+        last[0] = names
     return _cap(_sentence(e, reader))
 
 
@@ -343,6 +355,20 @@ def table_names(state: State, viewer: Viewer) -> Names:
     return Names(tuple(labels), (), viewer)
 
 
+_TABLE_READERS: dict[tuple[Mode, int, Viewer], Reader] = {}
+"""The prompts' Readers, by mode, the solo human's side and the viewer (a few in all)."""
+
+
+def _table_reader(state: State, viewer: Viewer) -> Reader:
+    key = (state.mode, state.human_side, viewer)
+    reader = _TABLE_READERS.get(key)
+    if reader is None:
+        if len(_TABLE_READERS) >= 64:  # viewers beyond the shared ones (seat_viewer)
+            _TABLE_READERS.clear()
+        reader = _TABLE_READERS[key] = Reader(table_names(state, viewer))
+    return reader
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -350,7 +376,7 @@ def _cap(text: str) -> str:
 def prompt(state: State, viewer: Viewer) -> str:
     """What the game waits for, in one sentence for ``viewer``: an instruction to the seat
     that acts, a description for everyone else."""
-    r = Reader(table_names(state, viewer))
+    r = _table_reader(state, viewer)
     match state.phase:
         case Phase.OVER:
             human = None if state.mode is Mode.DUEL else state.human_side
