@@ -26,6 +26,8 @@ knows about it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import compress
+from operator import itemgetter, ne
 from typing import Any
 
 __all__ = ["compact_legal", "expand_legal"]
@@ -80,44 +82,43 @@ def _group(type_: Any, all_keys: tuple[str, ...], run: list[Command], out: list[
     if not keys:
         out.extend({"type": type_} for _ in run)
         return
+    # Field by field through C (itemgetter, map, compress, slices), not a Python step per
+    # command and field. The groups are the same.
+    columns = {k: list(map(itemgetter(k), run)) for k in keys}
+    # changed[k][i]: whether command i + 1 has another value of k than command i.
+    changed = {k: list(map(ne, col[1:], col)) for k, col in columns.items()}
     if len(keys) > 1 and len(run) > 2:
-        keys = _order(keys, run)
-    rows = [[c[k] for k in keys] for c in run]
-    out.append({"type": type_, "keys": keys, "tree": _tree(rows, 0, len(rows), 0, len(keys))})
+        keys = _order(keys, changed)
+    tree = _tree([columns[k] for k in keys], [changed[k] for k in keys], 0, len(run), 0)
+    out.append({"type": type_, "keys": keys, "tree": tree})
 
 
-def _order(keys: list[str], commands: list[Command]) -> list[str]:
+def _order(keys: list[str], changed: dict[str, list[bool]]) -> list[str]:
     """The slowest-changing field first: the order of the loops that generated the list
     (ties keep the command's own field order). Upper trie levels then hold long runs."""
-    runs = {}
-    for k in keys:
-        n, last = 0, _NOTHING
-        for c in commands:
-            v = c[k]
-            if v != last:
-                n += 1
-                last = v
-        runs[k] = n
-    return sorted(keys, key=runs.__getitem__)
+    changes = {k: sum(changed[k]) for k in keys}  # one less than its runs, for every field
+    return sorted(keys, key=changes.__getitem__)
 
 
-def _tree(rows: list[list[Any]], lo: int, hi: int, depth: int, n: int) -> list[Any]:
-    """The (sub)tree of ``rows[lo:hi]`` over fields ``depth …``."""
-    if depth == n - 1:
-        return [rows[i][depth] for i in range(lo, hi)]
+def _tree(
+    cols: list[list[Any]], changed: list[list[bool]], lo: int, hi: int, depth: int
+) -> list[Any]:
+    """The (sub)tree of the commands ``lo:hi`` over fields ``depth …`` (``cols``: each
+    field's values, command by command; ``changed``: where they change)."""
+    col = cols[depth]
+    if depth == len(cols) - 1:
+        return col[lo:hi]
+    # Where this field's value changes between lo and hi (the fields above are the same
+    # throughout): the starts of its runs.
+    starts = [lo, *compress(range(lo + 1, hi), changed[depth][lo : hi - 1]), hi]
     nodes: list[list[Any]] = []
-    start = lo
-    while start < hi:
-        value = rows[start][depth]
-        end = start + 1
-        while end < hi and rows[end][depth] == value:
-            end += 1
-        sub = _tree(rows, start, end, depth + 1, n)
+    for i in range(len(starts) - 1):
+        start = starts[i]
+        sub = _tree(cols, changed, start, starts[i + 1], depth + 1)
         if nodes and nodes[-1][1] == sub:
-            nodes[-1][0].append(value)
+            nodes[-1][0].append(col[start])
         else:
-            nodes.append([[value], sub])
-        start = end
+            nodes.append([[col[start]], sub])
     return nodes
 
 
