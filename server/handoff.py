@@ -30,11 +30,13 @@ the socket on:
   only once the sender has been told, before anything was answered: no connection is
   served twice, or dropped while either worker lives.
 
-Measured with the benchmark's 2-worker target (``bench.serve`` runs this supervisor), 5
-interleaved pairs on a loaded machine, medians without and with: swap, 100 matches, 286 and
-273 µs of server CPU per move (1,510 and 1,620 moves/s); Illumination, 100 matches, 856 and
-726 µs (595 and 701 moves/s); Redis's CPU per move 48 → 43 and 59 → 51 µs (fewer catch-up
-reads).
+Measured with the benchmark's 2-worker target (``bench.serve`` runs this supervisor),
+interleaved pairs on a loaded machine, medians without and with: swap, 100 matches (9
+pairs), 273 and 251 µs of server CPU per move, Redis 48 and 43 µs (fewer catch-up reads);
+Illumination, 100 matches (5 pairs), 856 and 726 µs, 595 and 701 moves/s. The swap
+benchmark's p50 (command to its reply) rises, 40 to 53 ms, at about the same moves/s: the
+reply and the opponent's update now leave the same worker together, where before the
+update came later through the other worker's doorbell, a wait outside what p50 measures.
 
 Correctness never depends on it: any worker still serves any game (expected-version
 appends, doorbells). ``CLOISTER_HANDOFF=0`` turns it off; one worker, TLS, or a platform

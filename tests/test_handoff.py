@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -223,14 +225,43 @@ async def game_homed_on(base: str, slot: int) -> str:
     raise AssertionError("no game homed there in 50")
 
 
+@contextlib.contextmanager
+def two_homes(prefix: str) -> Iterator[str]:
+    """``python -m server --workers 2``, once both workers listen for hand-offs (health
+    answers as soon as one worker is up; the other may still be starting)."""
+    tmp = tempfile.mkdtemp(prefix="h-")  # the parent's rendezvous folder goes in there
+    env = {"REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": prefix, "TMPDIR": tmp}
+    proc, base = start_workers(env)
+    try:
+        deadline = time.monotonic() + 60
+        while not all(listening(p) for p in Path(tmp).glob("*/slot-[01].sock")) or (
+            len(list(Path(tmp).glob("*/slot-[01].sock"))) < 2
+        ):
+            assert time.monotonic() < deadline and proc.poll() is None, "no two homes"
+            time.sleep(0.1)
+        yield base
+    finally:
+        stop(proc)
+        left = list(Path(tmp).iterdir())
+        shutil.rmtree(tmp, ignore_errors=True)
+    assert left == [], "the parent left its rendezvous folder"
+
+
+def listening(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+        return True  # (the worker reads an empty hand-off and lets it go)
+
+
 @linux
 @pytest.mark.redis
 async def test_with_two_workers_a_games_sockets_meet_on_one_worker(
     key_prefix: str, redis_store: object
 ) -> None:
-    proc, base = start_workers({"REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": key_prefix})
-    try:
-        seen: set[str] = set()
+    with two_homes(key_prefix) as base:
         for _ in range(5):
             gid, tokens = await new_game_at(base)
             workers = set()
@@ -246,11 +277,6 @@ async def test_with_two_workers_a_games_sockets_meet_on_one_worker(
             assert orjson.loads(await asyncio.wait_for(ws.recv(), 10))["code"] == "bad_token"
             await ws.close()
             assert len(workers) == 1, (gid, workers)
-            seen |= workers
-        # (both workers are homes: 5 games all on one would be 1 in 16)
-        assert len(seen) <= 2
-    finally:
-        stop(proc)
 
 
 @linux
@@ -258,8 +284,7 @@ async def test_with_two_workers_a_games_sockets_meet_on_one_worker(
 async def test_a_replaced_worker_takes_its_place_as_home(
     key_prefix: str, redis_store: object
 ) -> None:
-    proc, base = start_workers({"REDIS_URL": REDIS_URL, "CLOISTER_PREFIX": key_prefix})
-    try:
+    with two_homes(key_prefix) as base:
         pids: set[str] = set()
         deadline = time.monotonic() + 60
         while len(pids) < 2:  # both workers serve as homes
@@ -278,8 +303,6 @@ async def test_a_replaced_worker_takes_its_place_as_home(
             await asyncio.sleep(0.2)
         for _ in range(4):
             assert len(await meeting_place(base)) == 1
-    finally:
-        stop(proc)
 
 
 async def meeting_place(base: str, strict: bool = True) -> set[str]:
