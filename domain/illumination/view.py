@@ -125,14 +125,28 @@ def _covered(empty: dict[str, Any], tile: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
+_CELLS: Reused[list[dict[str, Any]]] = Reused()
+"""A Book's 25 cells by book, apart from the rest of its view: a line chosen puts tiles on
+the margins, which is a new view of each Book it touches (a fifth of all moves) with the
+very same cells, made once, which the hub's diff then skips by identity."""
+
+
+def _book_cells(state: State, book: Book) -> list[dict[str, Any]]:
+    def make() -> list[dict[str, Any]]:
+        empty = _empty_cells(book.layout, book.drollery)
+        return [
+            empty[cell]
+            if (tile := book.cells[cell]) is None
+            else _covered(empty[cell], tile_view(state, tile))
+            for cell in range(25)
+        ]
+
+    # What tile_view reads besides the tile: its face and its gold leaf.
+    return _CELLS.get(book, (state.facedown, state.gold), make)
+
+
 def _make_book_view(state: State, pos: int, book: Book, margin: tuple[str, ...]) -> dict[str, Any]:
-    empty = _empty_cells(book.layout, book.drollery)
-    cells = [
-        empty[cell]
-        if (tile := book.cells[cell]) is None
-        else _covered(empty[cell], tile_view(state, tile))
-        for cell in range(25)
-    ]
+    cells = _book_cells(state, book)
     south = state.south
     numbers = {SIDE_KEYS[s]: (pos + 1 if s == south else 3 - pos) for s in (0, 1)}
     return {
@@ -201,6 +215,10 @@ _LISTS: Reused[list[str]] = Reused()
 names): a move that changes a player changes one or two of its fields, and the panel made
 anew keeps the others' very pieces, which the hub's diff then skips by identity instead of
 comparing them (nine archways of tile dicts, twice: the diff compares, then walks)."""
+_STACKS: Reused[list[list[str]]] = Reused()
+_DECKS: Reused[list[str]] = Reused()
+"""The order of a side's stacks and deck (sent after the game only), by their tuples: the
+same lists while they stay (most moves), not new ones at every panel made."""
 _NO_TILES: list[dict[str, Any]] = []
 """Every empty Sheep Pen's (views are never mutated)."""
 _TOKENS: dict[tuple[int, ...], dict[str, int]] = {}
@@ -277,8 +295,8 @@ def _make_player_view(state: State, side: int) -> PlayerPanel:
         passed=p.passed,
         boxed=_listed(p.boxed),
         monk=monk,
-        stacks=[list(s) for s in p.stacks],
-        deck=list(p.deck),
+        stacks=_STACKS.get(p.stacks, (), lambda: [list(s) for s in p.stacks]),
+        deck=_DECKS.get(p.deck, (), lambda: list(p.deck)),
         over=state.phase is PHASE_OVER,
     )
 
