@@ -359,7 +359,12 @@ def _render_value(value: Any, viewer: Viewer, memo: Memo) -> Any:
                 i += 1  # noqa: SIM113 (enumerate's tuples cost more here)
             return out
         if cls is dict:
-            return {k: _render_value(v, viewer, memo) for k, v in value.items()}
+            for v in value.values():
+                if type(v) not in _SCALARS:
+                    return {k: _render_value(v, viewer, memo) for k, v in value.items()}
+            # Only scalars (a score per side): nothing to render, and the very same dict
+            # (views are never mutated), which the hub's diff then skips by identity.
+            return value
         if value is OMITTED:
             raise UndeclaredSecrets("an omitted secret inside a list or dict of a view")
         if isinstance(value, (str, int, float)):

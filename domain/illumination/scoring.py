@@ -153,10 +153,23 @@ def _make_score_preview(state: State, seats: range) -> ByAudience[dict[str, int]
     open_ = [state.phase is PHASE_OVER or not state.players[s].human for s in (0, 1)]
 
     def seen_by(seat: int | None) -> dict[str, int]:
-        return {
-            SIDES[s]: full[s] if open_[s] or state.seat_of(s) == seat else bare[s] for s in (0, 1)
-        }
+        return _scores(
+            *(full[s] if open_[s] or state.seat_of(s) == seat else bare[s] for s in (0, 1))
+        )
 
-    return ByAudience(
-        tuple(seen_by(s) for s in seats), seen_by(None), dict(zip(SIDES, full, strict=True))
-    )
+    return ByAudience(tuple(seen_by(s) for s in seats), seen_by(None), _scores(*full))
+
+
+_SCORE_DICTS: dict[tuple[int, int], dict[str, int]] = {}
+"""One dict per pair of scores (a few thousand in all), shared by every preview: most moves
+score nothing, and the next preview then holds the very same dicts, which the hub's diff
+skips by identity instead of comparing them (views are never mutated)."""
+
+
+def _scores(rev: int, irr: int) -> dict[str, int]:
+    view = _SCORE_DICTS.get((rev, irr))
+    if view is None:
+        if len(_SCORE_DICTS) >= 4096:
+            _SCORE_DICTS.clear()
+        view = _SCORE_DICTS[(rev, irr)] = {SIDES[0]: rev, SIDES[1]: irr}
+    return view

@@ -28,9 +28,9 @@ def _duel(seed: int) -> list[Any]:
     return states
 
 
-def test_a_book_whose_margin_alone_changed_keeps_its_cells() -> None:
+def test_a_book_whose_margin_alone_changed_keeps_its_cells_and_equal_scores_their_dict() -> None:
     viewer = seat_viewer(0)
-    margins = 0
+    margins = scores = 0
     for seed in (1, 2):
         states = _duel(seed)
         for before, after in pairwise(states):
@@ -40,4 +40,7 @@ def test_a_book_whose_margin_alone_changed_keeps_its_cells() -> None:
                 if same_book and old["books"][pos]["margin"] != new["books"][pos]["margin"]:
                     assert new["books"][pos]["cells"] is old["books"][pos]["cells"]
                     margins += 1
-    assert margins > 5
+            if old["score_preview"] == new["score_preview"]:
+                assert new["score_preview"] is old["score_preview"]
+                scores += 1
+    assert margins > 5 and scores > 20
