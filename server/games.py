@@ -32,6 +32,7 @@ from domain.game import decide_and_fold, fork_reshuffle, validate_options
 from protocol import CHAT_MAX_CHARS, GameCodec
 
 from .errors import ServiceError
+from .logcache import LOG_CHUNK, decode_chunks, fits, log_chunks
 from .snapshots import SNAPSHOT_EVERY, Snapshot, UuidChain, dumps_state, fingerprint, loads_state
 from .store.base import EventStore, NewEvent, RawColumns, StoredEvent
 from .undo import UNDONE, fold_log
@@ -114,6 +115,11 @@ class LogEntry:
                 self._event = self._codec.decode_event(self.type, self.data, self.schema)
         return self._event
 
+    def payload(self) -> bytes:
+        """The payload as JSON (as loaded, or written again from the parsed data)."""
+        data = self._data
+        return data if isinstance(data, bytes) else orjson.dumps(data)
+
     def __repr__(self) -> str:
         return f"LogEntry({self.version}, {self.type!r}, {self.data!r})"
 
@@ -144,6 +150,9 @@ class GameRecord:
     """A running hash of the event ids, to check a snapshot against the log."""
     snapshot_version: int = 0
     """The version of the newest snapshot of this game this node knows of."""
+    log_cached: int = 0
+    """The versions 1..n the snapshot's copy of the log holds, as far as this node knows
+    (``server.logcache``): the next snapshot writes the chunks from there on."""
     fork: dict[str, Any] | None = None
     """For a game forked from another (``server.fork``): the source and the events that
     rebuild its position, played out in place of the set-up when the game starts."""
@@ -347,6 +356,9 @@ class GameService:
         # CPU when it was done per game.
         self._codecs: dict[str, GameCodec[Any]] = {}
         self._snapshot_tasks: set[asyncio.Task[None]] = set()
+        self._state_types: dict[tuple[str, bytes], type] = {}
+        """(game type, options) -> the type of its states, to check a snapshot's against
+        (a new initial state per load was a tenth of a short game's load)."""
         # Event ids only need to be unique (they detect a history rewritten by a failover):
         # a random node prefix and a counter are unique and far cheaper than uuid4.
         self._node = secrets.token_hex(6)
@@ -390,13 +402,25 @@ class GameService:
         get_snapshot = getattr(self.store, "get_snapshot", None)
         read_columns = getattr(self.store, "read_columns", None)
         cols: RawColumns
+        m = 0  # the versions 1..m taken from the snapshot's copy of the log
+        hashed: UuidChain | None = None  # the hash of their ids
         if read_columns is not None and get_snapshot is not None:
-            # One round trip for all three on the pipelined connection.
-            cols, fields, (seed,) = await asyncio.gather(
-                read_columns(game_id),
-                get_snapshot(game_id),
-                self.store.get_meta_many(game_id, ["seed"]),
+            # The snapshot with its copy of the log (``server.logcache``) and the seed in one
+            # round trip, then the stream from the last version the copy holds.
+            fields, (seed,) = await asyncio.gather(
+                get_snapshot(game_id), self.store.get_meta_many(game_id, ["seed"])
             )
+            found = decode_chunks(fields) if fields else None
+            m = len(found[0].versions) if found is not None else 0
+            cols = await read_columns(game_id, max(m - 1, 0))
+            if found is not None and fits(found[0], cols):
+                cached, hashed = found
+                cached.extend(cols.tail(1))
+                cols = cached
+            elif found is not None:
+                log.info("log copy of %s to %d does not fit its stream: read whole", game_id, m)
+                m = 0
+                cols = await read_columns(game_id)
         else:
             fields = await get_snapshot(game_id) if get_snapshot is not None else None
             cols = RawColumns.from_rows(
@@ -411,7 +435,8 @@ class GameService:
         seed = seed or ""
         rec = self._record(game_id, orjson.loads(cols.payloads[0]), seed)
         snap = Snapshot.from_fields(fields) if fields else None
-        restored = snap is not None and self._restore(rec, cols, snap)
+        restored = snap is not None and self._restore(rec, cols, snap, hashed)
+        rec.log_cached = m
         tail = cols.rows(rec.version)
         stored = [StoredEvent(v, t, orjson.loads(d), e, c, s) for v, t, s, e, c, d in tail]
         if not self._apply(rec, stored) and restored:
@@ -421,17 +446,28 @@ class GameService:
         if snap is not None and not restored:
             log.info("snapshot of %s at %d does not fit its log: replaced", game_id, snap.version)
             self._maybe_snapshot(rec, force=True)
+        elif rec.log_cached + LOG_CHUNK <= rec.version and read_columns is not None:
+            # A whole chunk or more of the log is not in the copy (none written yet, or it
+            # did not fit): write it, so that the next load reads less of the stream.
+            self._maybe_snapshot(rec, force=True)
         return rec
 
-    def _restore(self, rec: GameRecord, cols: RawColumns, snap: Snapshot) -> bool:
+    def _restore(
+        self, rec: GameRecord, cols: RawColumns, snap: Snapshot, hashed: UuidChain | None = None
+    ) -> bool:
         """Take the state from ``snap`` and the log before it without folding, if the
-        snapshot belongs to this very log and this code (see ``server.snapshots``)."""
+        snapshot belongs to this very log and this code (see ``server.snapshots``).
+        ``hashed``: the ``UuidChain`` of a prefix of ``cols``, if known (not hashed again)."""
         n = snap.version
         if not 0 < n <= len(cols.versions) or snap.fold != fingerprint(_module(rec)):
             return False
         # Column by column (one C loop each), not row by row: this is most of a load.
         uuids = cols.uuids[:n]
-        chain = UuidChain(uuids)
+        if hashed is not None and hashed.version <= n:
+            chain = hashed
+            chain.extend(uuids[hashed.version :])
+        else:
+            chain = UuidChain(uuids)
         # Versions only increase (stream order), so the n-th being n makes them 1..n.
         if chain.digest() != snap.prefix or cols.versions[n - 1] != n:
             return False
@@ -439,7 +475,11 @@ class GameService:
             state = loads_state(snap.state, _module(rec))
         except Exception:
             return False
-        if type(state) is not type(rec.game.initial_state(rec.options)):
+        key = (rec.gtype.name, orjson.dumps(rec.options, option=orjson.OPT_SORT_KEYS))
+        expected = self._state_types.get(key)
+        if expected is None:
+            expected = self._state_types[key] = type(rec.game.initial_state(rec.options))
+        if type(state) is not expected:
             return False
         versions, types = cols.versions[:n], cols.types[:n]
         entries = list(
@@ -474,10 +514,19 @@ class GameService:
         rec.snapshot_version = rec.version
         snap = Snapshot(rec.version, rec.chain.digest(), fingerprint(_module(rec)), b"")
         state, game_id = rec.state, rec.id
+        # The log's copy from the chunk the last one left short (``server.logcache``); the
+        # lists as they are now: a reload after a divergence replaces them, not their items.
+        start = rec.log_cached - rec.log_cached % LOG_CHUNK
+        held = (rec.log, rec.uuids, rec.commands, start, rec.version)
+        copy = getattr(self.store, "read_columns", None) is not None  # a store that reads it
+        rec.log_cached = rec.version
 
         async def write() -> None:
             try:
-                await put(game_id, attrs.evolve(snap, state=dumps_state(state)).to_fields())
+                fields = attrs.evolve(snap, state=dumps_state(state)).to_fields()
+                if copy:
+                    fields.update(log_chunks(*held))
+                await put(game_id, fields)
             except Exception:  # a cache: the next load folds a little more
                 log.warning("snapshot of %s at %d not written", game_id, snap.version)
 
@@ -563,7 +612,9 @@ class GameService:
             event = None
             if not s.type.startswith(PLATFORM):
                 event = rec.codec.decode_event(s.type, s.data, s.schema)
-            entries.append(self._apply_one(rec, s.version, s.type, s.data, event, s.uuid))
+            entry = self._apply_one(rec, s.version, s.type, s.data, event, s.uuid)
+            entry.schema = s.schema  # as stored: the log's copy keeps it (server.logcache)
+            entries.append(entry)
             rec.commands[s.command_id] = s.version
         self._notify(rec, entries, None)
         if entries:

@@ -12,9 +12,10 @@ ignored and replaced:
   the domain kernel and the codec) equals this node's: a new rule or a fixed ``evolve``
   makes every older snapshot stale at once, with no version number to forget to bump.
 
-The events are still read (the log stays the truth and the node needs it for resumes,
-replays and exports); those before the snapshot are decoded into domain objects only when
-something asks for them (``LogEntry.event``), since nothing needs them to fold.
+The node still needs every event (for resumes, replays and exports): the log's prefix comes
+from a copy kept with the snapshot where it fits the stream (``server.logcache``), else from
+the stream; those before the snapshot are decoded into domain objects only when something
+asks for them (``LogEntry.event``), since nothing needs them to fold.
 
 The state travels as a pickle (fast, and exact for frozen attrs values). Reading one is
 restricted to the domain's own classes and a few builtins, so a tampered value cannot name
@@ -27,6 +28,7 @@ import hashlib
 import io
 import pickle
 import sys
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -112,12 +114,21 @@ class UuidChain:
 
     __slots__ = ("_hash", "version")
 
-    def __init__(self, uuids: list[str] | None = None) -> None:
+    def __init__(self, uuids: Sequence[str] | None = None) -> None:
         self._hash = hashlib.sha256()
         self.version = 0
         if uuids:
+            self.extend(uuids)
+
+    def extend(self, uuids: Sequence[str]) -> None:
+        if uuids:
             self._hash.update(("\n".join(uuids) + "\n").encode())
-            self.version = len(uuids)
+            self.version += len(uuids)
+
+    def copy(self) -> UuidChain:
+        other = UuidChain()
+        other._hash, other.version = self._hash.copy(), self.version
+        return other
 
     def add(self, uuid: str) -> None:
         self._hash.update(f"{uuid}\n".encode())

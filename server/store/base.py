@@ -55,6 +55,13 @@ class RawColumns(NamedTuple):
         self.commands.extend(more.commands)
         self.payloads.extend(more.payloads)
 
+    def tail(self, start: int) -> RawColumns:
+        """The events from index ``start`` on, column by column."""
+        return RawColumns(
+            self.versions[start:], self.types[start:], self.schemas[start:],
+            self.uuids[start:], self.commands[start:], self.payloads[start:],
+        )  # fmt: skip
+
     def rows(self, start: int = 0) -> list[RawEvent]:
         """The events from index ``start`` on, as rows."""
         if not start:

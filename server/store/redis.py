@@ -10,8 +10,9 @@ slot and the script may touch all of them):
 * ``<prefix>:{G}:meta`` HASH server-only secrets: the game's RNG seed, seat token hashes.
 * ``<prefix>:{G}:bell`` pub/sub channel: the doorbell, a hint to catch up; a shard channel
   (SPUBLISH/SSUBSCRIBE, slot-assigned like the keys) on Redis 7, a plain one on 6.2.
-* ``<prefix>:{G}:snap`` HASH a snapshot of the folded state, a cache derived from the log
-  (``server.snapshots``): dropping it costs a longer load, never a game.
+* ``<prefix>:{G}:snap`` HASH a snapshot of the folded state and a copy of the log's prefix
+  in chunks (fields ``l0``, ``l1``...), a cache derived from the log (``server.snapshots``,
+  ``server.logcache``): dropping it costs a longer load, never a game.
 * ``<prefix>:games`` ZSET of game ids by creation time: a lobby index, best effort (it can
   be rebuilt by scanning for event streams, see ``rebuild_index``).
 * ``<prefix>:{clocks}:due`` ZSET game id -> the server time (ms) someone must next look at
