@@ -35,10 +35,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, MutableMapping
+from typing import TypeVar, overload
 
 from .games import GameRecord
 
 __all__ = ["EVENT_BYTES", "RECORD_BYTES", "GameCache", "estimate"]
+
+T = TypeVar("T")
 
 RECORD_BYTES = 8 * 1024
 """A record with an empty log: its codec references, seats, state, lock, dicts."""
@@ -79,6 +82,20 @@ class GameCache(MutableMapping[str, GameRecord]):
 
     def __getitem__(self, game_id: str) -> GameRecord:
         rec = self._recs[game_id]
+        self._recs.move_to_end(game_id)
+        self._resize(game_id, rec)
+        return rec
+
+    @overload
+    def get(self, game_id: str, /) -> GameRecord | None: ...
+    @overload
+    def get(self, game_id: str, /, default: GameRecord | T) -> GameRecord | T: ...
+    def get(self, game_id: str, /, default: object = None) -> object:
+        """``Mapping.get``: a use, like ``self[game_id]``, one Python call shorter (every
+        doorbell, one per append, asks here)."""
+        rec = self._recs.get(game_id)
+        if rec is None:
+            return default
         self._recs.move_to_end(game_id)
         self._resize(game_id, rec)
         return rec

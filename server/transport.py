@@ -56,9 +56,12 @@ class Inbox:
     events (disconnects, from wherever uvicorn raises them) land here in order with the
     messages."""
 
-    __slots__ = ("items", "on_drain", "unread", "waiter")
+    __slots__ = ("items", "loop", "on_drain", "unread", "waiter")
 
-    def __init__(self) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self.loop = loop
+        """The loop the socket runs on (its protocol's), held: asking ``get_running_loop``
+        per message was a ``getpid`` system call per move (C asyncio checks the pid)."""
         self.items: deque[Message] = deque()
         self.waiter: asyncio.Future[Message] | None = None
         self.unread = 0
@@ -93,7 +96,7 @@ class Inbox:
         """The next item, waiting for it if none is there."""
         if self.items:
             return self._take()
-        waiter: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        waiter: asyncio.Future[Message] = (self.loop or asyncio.get_running_loop()).create_future()
         self.waiter = waiter
         return await waiter
 
@@ -103,7 +106,7 @@ class CloisterWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.inbox = Inbox()
+        self.inbox = Inbox(self.loop)
         self.queue = self.inbox  # type: ignore[assignment]  # uvicorn's put_nowait/empty
         # What the quick parser reads of websockets' connection (websockets 17 has it);
         # without it every frame goes to websockets' parser.
