@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+import hiredis
 import pytest
 
 from server.store.resp import RespConnection, RespError, command_timeout
@@ -84,6 +85,29 @@ async def test_bells_already_received_are_handed_out_in_order_without_waiting() 
         await bells.close()
     finally:
         await store.close()
+
+
+def test_a_command_packed_from_a_shared_head_is_the_command_packed_at_once() -> None:
+    """``execute_packed``'s bytes: a head packed once (the append's script and keys), then
+    the rest, are exactly what packing every argument together gives."""
+    from server.store.resp import pack_head, pack_with
+
+    args = ("EVALSHA", "a" * 40, 4, "k:{g-1}:events", "é", b"\x00\r\n", 17, 2.5, "")
+    for k in range(1, len(args)):
+        head = pack_head(*args[:k])
+        assert head[2] == "EVALSHA"
+        assert pack_with(head, args[k:]) == hiredis.pack_command(args)
+
+
+async def test_execute_packed_answers_as_execute() -> None:
+    from server.store.resp import pack_head
+
+    conn = RespConnection(REDIS_URL)
+    try:
+        assert await conn.execute_packed(pack_head("ECHO"), "hi") == b"hi"
+        assert await conn.execute_packed(pack_head("ECHO", "x")) == b"x"
+    finally:
+        await conn.close()
 
 
 def test_the_command_timeout_comes_from_the_environment_or_stops_the_start() -> None:

@@ -59,9 +59,11 @@ from .resp import (
     CONNECT_TIMEOUT,
     ClusterConnection,
     Moved,
+    PackedHead,
     RespConnection,
     RespError,
     Subscriber,
+    pack_head,
     tls_context,
 )
 
@@ -75,6 +77,8 @@ LARGE_CHUNK_BYTES = 256 << 10
 """A large append (``append_large``) is written in pipelined XADDs of about this many
 payload bytes each: no single Redis command is big, so other clients are served between
 them (one 56 MB script call held Redis for everyone while it ran)."""
+HEADS_KEPT = 4096
+"""Games whose append prefix a store keeps packed (all are dropped past it: a re-pack)."""
 STAGING_TTL = 3600
 """Seconds an unfinished large append's staging stream lives: a process that dies midway
 leaves nothing visible, and its staging stream expires."""
@@ -186,6 +190,8 @@ class RedisStore:
         # The hot path (append, catch-up reads, token checks) uses the lean pipelined
         # connection(s); redis-py keeps the cold paths (lobby index, scans).
         self._sha = hashlib.sha1(_LUA.encode()).hexdigest()
+        self._heads: dict[str, PackedHead] = {}
+        """Per game, its append's first arguments packed (``_script_head``)."""
         self._publish: str | None = None
         self._watched: set[bytes] = set()
         self._route: tuple[Callable[[bytes], None], Callable[[bytes], None]] | None = None
@@ -215,10 +221,26 @@ class RedisStore:
             self._publish = "SPUBLISH" if version and int(version.group(1)) >= 7 else "PUBLISH"
         return self._publish
 
-    async def _script(self, keys: list[str], args: list[Any]) -> Any:
+    def _script_head(self, game_id: str, keys: list[str]) -> PackedHead | None:
+        """The append's EVALSHA, script and keys, packed once per game (its every append
+        starts with them): on one node; a cluster routes each command by its arguments."""
+        if not isinstance(self._fast, RespConnection):
+            return None
+        head = self._heads.get(game_id)
+        if head is None:
+            if len(self._heads) >= HEADS_KEPT:
+                self._heads.clear()
+            head = self._heads[game_id] = pack_head("EVALSHA", self._sha, len(keys), *keys)
+        return head
+
+    async def _script(
+        self, keys: list[str], args: list[Any], head: PackedHead | None = None
+    ) -> Any:
         for attempt in range(3):
             try:
                 try:
+                    if head is not None and isinstance(self._fast, RespConnection):
+                        return await self._fast.execute_packed(head, *args)
                     return await self._fast.execute("EVALSHA", self._sha, len(keys), *keys, *args)
                 except RespError as exc:
                     if not str(exc).startswith("NOSCRIPT"):
@@ -256,7 +278,7 @@ class RedisStore:
         tag = f"{self.prefix}:{{{game_id}}}:"  # the game's keys as _key makes them, formatted once
         # The bell is a channel, but in KEYS: a cluster checks its slot.
         keys = [tag + "events", tag + "cmds", tag + "meta", tag + "bell"]
-        status, version = await self._script(keys, args)
+        status, version = await self._script(keys, args, self._script_head(game_id, keys))
         status = status.decode() if isinstance(status, bytes) else status
         if status not in APPEND_STATUSES:  # the script answers only these; anything else is a bug
             raise RuntimeError(f"the append script answered {status!r}")
@@ -532,6 +554,26 @@ class RedisStore:
             await self._pool.disconnect()
 
 
+class BellBox:
+    """What the subscriptions of one ``doorbells()`` round received, for one reader
+    (``_Bells.next``): the ``put_nowait`` a :class:`Subscriber` calls, and one waiter."""
+
+    __slots__ = ("items", "waiter")
+
+    def __init__(self) -> None:
+        self.items: deque[tuple[bytes, bytes | None]] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: tuple[bytes, bytes | None]) -> None:
+        self.items.append(item)
+        self.wake()
+
+    def wake(self) -> None:
+        waiter, self.waiter = self.waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+
 class _Bells:
     """The doorbell subscriptions of one ``doorbells()`` round: a :class:`Subscriber` per
     node (one on a single server, one per master on a cluster), channels routed by slot."""
@@ -543,11 +585,11 @@ class _Bells:
         self._seed = (params.get("host", "127.0.0.1"), int(params.get("port", 6379)))
         self._fast = store._fast
         self.sharded = False
-        self._out: asyncio.Queue[tuple[bytes, bytes | None]] = asyncio.Queue()
+        self._out = BellBox()
         self._subs: dict[tuple[str, int], Subscriber] = {}
         self._tasks: list[asyncio.Task[None]] = []
-        self._failed: asyncio.Future[BaseException] = asyncio.get_running_loop().create_future()
-        self._got: asyncio.Future[tuple[bytes, bytes | None]] | None = None
+        self._loop = asyncio.get_running_loop()
+        self._failed: asyncio.Future[BaseException] = self._loop.create_future()
 
     def route(self, channel: bytes) -> None:
         fast = self._fast
@@ -569,25 +611,26 @@ class _Bells:
     def _ended(self, task: asyncio.Task[None]) -> None:
         if not self._failed.done() and not task.cancelled():
             self._failed.set_result(task.exception() or ConnectionError("subscription ended"))
+            self._out.wake()
 
     async def next(self) -> tuple[bytes, bytes | None]:
         """The next (channel, data) (data None: subscribed); raises what ended a node's
-        subscription."""
-        if not self._out.empty() and not self._failed.done():
-            # Bells arrive in bursts (one per append, own appends too): take what is
-            # already here without a task and a wait per bell.
-            return self._out.get_nowait()
-        got = self._got = asyncio.ensure_future(self._out.get())
-        waits: list[asyncio.Future[Any]] = [got, self._failed]
-        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-        if not got.done():
-            got.cancel()
-            raise self._failed.result()
-        return got.result()
+        subscription (even with bells still queued: they are caught up on anyway)."""
+        out = self._out
+        while True:
+            if self._failed.done():
+                raise self._failed.result()
+            if out.items:
+                # Bells arrive in bursts (one per append, own appends too): take what is
+                # already here without waiting.
+                return out.items.popleft()
+            # One future that a bell or the end of a subscription resolves: a task and
+            # ``asyncio.wait`` per wait (as with a Queue) cost more than the bell's use.
+            waiter = out.waiter = self._loop.create_future()
+            await waiter
 
     async def close(self) -> None:
-        if self._got is not None:
-            self._got.cancel()
+        self._out.wake()
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

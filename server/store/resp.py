@@ -22,13 +22,22 @@ import socket
 import ssl
 import urllib.parse
 from collections import deque
-from typing import Any
+from typing import Any, Protocol
 
 import hiredis
 from redis.asyncio.connection import parse_url
 from redis.crc import key_slot
 
-__all__ = ["ClusterConnection", "Moved", "RespConnection", "RespError", "Subscriber"]
+__all__ = [
+    "ClusterConnection",
+    "Moved",
+    "PackedHead",
+    "RespConnection",
+    "RespError",
+    "Subscriber",
+    "pack_head",
+    "pack_with",
+]
 
 
 class RespError(Exception):
@@ -227,21 +236,35 @@ class RespConnection:
         ``timeout`` seconds: Redis stalls; the reply, if it ever comes, is read and dropped,
         so the connection stays in step)."""
         if self._writer is None:
-            try:
-                await asyncio.wait_for(self._connect(), CONNECT_TIMEOUT)
-            except OSError as exc:  # refused, unreachable, TLS refused
-                if isinstance(exc, ConnectionError):
-                    raise
-                raise ConnectionError(f"cannot reach Redis: {exc}") from exc
-            if self._writer is None:  # AUTH/SELECT failed and dropped it
-                raise ConnectionError("Redis refused the connection")
+            await self._open()
+        return await self._send(hiredis.pack_command(args), args[0])
+
+    async def execute_packed(self, head: PackedHead, *args: Any) -> Any:
+        """``execute(*head_args, *args)`` where ``head = pack_head(*head_args)``: a prefix
+        that many commands share (the append script's name and a game's keys) is packed
+        once, not once per command (hiredis formats every argument with a ``sprintf``)."""
+        if self._writer is None:
+            await self._open()
+        return await self._send(pack_with(head, args), head[2])
+
+    async def _open(self) -> None:
+        try:
+            await asyncio.wait_for(self._connect(), CONNECT_TIMEOUT)
+        except OSError as exc:  # refused, unreachable, TLS refused
+            if isinstance(exc, ConnectionError):
+                raise
+            raise ConnectionError(f"cannot reach Redis: {exc}") from exc
+        if self._writer is None:  # AUTH/SELECT failed and dropped it
+            raise ConnectionError("Redis refused the connection")
+
+    async def _send(self, data: bytes, name: Any) -> Any:
         loop = self._loop or asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         deadline = loop.time() + self.timeout
-        self._pending.append((fut, deadline, args[0]))
+        self._pending.append((fut, deadline, name))
         if self._sweeper is None:
             self._sweeper = loop.call_at(deadline, self._sweep)
-        self._outgoing.append(hiredis.pack_command(args))
+        self._outgoing.append(data)
         if not self._flush_scheduled:
             self._flush_scheduled = True
             loop.call_soon(self._flush)
@@ -252,6 +275,26 @@ class RespConnection:
         self._drop(ConnectionError("connection closed"))
         if open_:
             await asyncio.sleep(0)  # the transport closes its socket on the loop's next turn
+
+
+PackedHead = tuple[int, bytes, Any]
+"""The first arguments of commands, packed once (``pack_head``): how many, their bulk
+strings, the command's name."""
+
+
+def pack_head(*args: Any) -> PackedHead:
+    """``args`` packed for :meth:`RespConnection.execute_packed`."""
+    packed = hiredis.pack_command(args)
+    return len(args), packed[packed.index(b"\n") + 1 :], args[0]
+
+
+def pack_with(head: PackedHead, args: tuple[Any, ...]) -> bytes:
+    """The command ``head``'s arguments then ``args``, packed: the same bytes as packing
+    them all at once (the array's length, then each argument as a bulk string; the tail's
+    own length line is dropped)."""
+    count, packed, _ = head
+    tail = hiredis.pack_command(args)
+    return b"*%d\r\n%b%b" % (count + len(args), packed, tail[tail.index(b"\n") + 1 :])
 
 
 class _Replies(asyncio.Protocol):
@@ -446,6 +489,12 @@ def _ignore_failure(task: asyncio.Task[None]) -> None:
         task.exception()
 
 
+class BellSink(Protocol):
+    """Where a :class:`Subscriber` puts what it receives (an ``asyncio.Queue`` will do)."""
+
+    def put_nowait(self, item: tuple[bytes, bytes | None], /) -> None: ...
+
+
 class Subscriber:
     """One connection subscribed to a changing set of channels on one Redis node.
 
@@ -465,7 +514,7 @@ class Subscriber:
         username: str | None,
         password: str | None,
         sharded: bool,
-        out: asyncio.Queue[tuple[bytes, bytes | None]],
+        out: BellSink,
         tls: ssl.SSLContext | None = None,
     ) -> None:
         self.addr = (host, port)
