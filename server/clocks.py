@@ -59,7 +59,7 @@ import contextlib
 import importlib
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -453,7 +453,11 @@ class ClockKeeper:
     def on_entries(
         self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
     ) -> None:
+        waking = False
         for e in entries:
+            if e.type not in _WAKING:  # nearly every entry: a move's
+                continue
+            waking = True
             if e.type == SEAT_HANDED:
                 self._handed.add(rec.id)
             if e.type in (GAME_STARTED, SEAT_RETAKEN):
@@ -471,7 +475,7 @@ class ClockKeeper:
             if rec.terminal:
                 del self.tables[rec.id]
             self._wake.set()  # the deadlines moved
-        elif any(e.type in _WAKING for e in entries):
+        elif waking:
             self._wake.set()
         # A move of a game without a clock wakes nothing: absence is measured in seconds
         # and the next tick looks at it. Waking per move made every move pay a pass over
@@ -488,6 +492,15 @@ class ClockKeeper:
 
     def wire(self, rec: GameRecord) -> dict[str, Any] | None:
         """The ``table`` field of welcome and update messages (None: nothing to show)."""
+        gid = rec.id
+        if gid not in self.tables and gid not in self._handed and not clock_spec(rec.options).on:
+            # No clock and no bot ever stood in (every move of most games): nothing to show
+            # unless a bot stands in now, as below finds, without building its lists.
+            for s in rec.seats:
+                if s is not None and s.stand_in:
+                    break
+            else:
+                return None
         stood = [s.stand_in if s is not None else None for s in rec.seats]
         table = self.table(rec) if not rec.terminal else None
         if any(stood):
@@ -569,8 +582,9 @@ class ClockKeeper:
         by_game: dict[str, list[int]] = {}
         for gid, seat in self.local:
             by_game.setdefault(gid, []).append(seat)
+        peek = self._peeker()
         for gid, seats in by_game.items():
-            rec = self._peek(gid)
+            rec = peek(gid)
             if rec is None or rec.state is None or rec.terminal:
                 continue
             interval = _interval(rec)
@@ -583,9 +597,13 @@ class ClockKeeper:
 
     def _peek(self, game_id: str) -> GameRecord | None:
         """The record if this node holds it, without counting as a use of the cache."""
+        return self._peeker()(game_id)
+
+    def _peeker(self) -> Callable[[str], GameRecord | None]:
+        """``_peek`` as one function, for a loop over every game."""
         games = self.service.games
-        peek = getattr(games, "peek", None)
-        return peek(game_id) if peek is not None else games.get(game_id)
+        peek: Callable[[str], GameRecord | None] | None = getattr(games, "peek", None)
+        return peek if peek is not None else games.get
 
     # -- acting -------------------------------------------------------------------------------
     def wake(self) -> None:
@@ -625,11 +643,14 @@ class ClockKeeper:
     def next_look(self, rec: GameRecord) -> int | None:
         """When somebody must next look at this game (ms; None: not running): its earliest
         clock deadline, absence running out, or (a bot to move) its last append's time."""
-        if rec.state is None or rec.terminal:
+        state = rec.state
+        # rec.terminal and rec.to_act() asking the rules once each (every game this node
+        # holds, every look): the order of the seats does not matter for the earliest.
+        if state is None or rec.game.is_terminal(state):
             return None
         looks = [d for d, _ in table.due()] if (table := self.table(rec)) is not None else []
         limit = absent_seconds(rec.options) * 1000
-        for seat in rec.to_act():
+        for seat in rec.game.to_act(state):
             info = rec.seats[seat]
             if info is None:
                 continue
@@ -651,8 +672,9 @@ class ClockKeeper:
             return 0
         items: list[tuple[str, int, int | None]] = []
         held = set()
+        peek = self._peeker()
         for gid in list(self.service.games):
-            rec = self._peek(gid)
+            rec = peek(gid)
             if rec is None:
                 continue
             held.add(gid)
@@ -756,16 +778,21 @@ class ClockKeeper:
             for deadline, seat in table.due():
                 if deadline <= now:
                     due.append((rec, seat, "clock"))
+        peek = self._peeker()
+        local = self.local
         for gid in list(self.service.games):
-            rec = self._peek(gid)
-            if rec is None or rec.state is None or rec.terminal:
+            rec = peek(gid)
+            # rec.terminal and rec.to_act(), asking the rules once each: every game this
+            # node holds, every look.
+            state = None if rec is None else rec.state
+            if rec is None or state is None or rec.game.is_terminal(state):
                 continue
             limit = absent_seconds(rec.options) * 1000
-            for seat in rec.to_act():
+            for seat in sorted(rec.game.to_act(state)):
+                if (gid, seat) in local:  # the usual case: a player connected here
+                    continue
                 info = rec.seats[seat]
                 if info is None or info.bot is not None or info.stand_in is not None:
-                    continue
-                if (rec.id, seat) in self.local:
                     continue
                 if any(r is rec and s == seat for r, s, _ in due):
                     continue
