@@ -291,8 +291,19 @@ def scoped_id(seat: int, command_id: str) -> str:
 def command_digest(kind: str, content: Any) -> str:
     """What a command was, to tell a resend (same digest) from another command sent under
     a used id."""
-    body = orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
-    return hashlib.sha256(kind.encode() + b"\0" + body).hexdigest()[:32]
+    data = kind.encode() + b"\0" + orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    # Most commands are ones sent before (a game has few distinct moves): their digest is
+    # looked up, not hashed again (a SHA-256 and its hex cost more than the lookup).
+    digest = _DIGESTS.get(data)
+    if digest is None:
+        if len(_DIGESTS) >= DIGESTS_KEPT:
+            _DIGESTS.clear()
+        digest = _DIGESTS[data] = hashlib.sha256(data).hexdigest()[:32]
+    return digest
+
+
+DIGESTS_KEPT = 1024
+_DIGESTS: dict[bytes, str] = {}
 
 
 def _reused(command_id: str) -> ServiceError:

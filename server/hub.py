@@ -283,22 +283,34 @@ def _legal_commands(rec: GameRecord, seat: int | None, to_act: list[int] | None)
     return rec.game.legal_commands(rec.state, seat)
 
 
-@attrs.define
+@attrs.define(init=False)
 class Projection:
     """What the hub computed for one game at one version: views per audience, compact
     legal commands per seat. Replaced by a new one when the game moves on."""
 
     version: int
-    views: dict[Viewer, Any] = attrs.field(factory=dict)
-    legal: dict[int | None, list[dict[str, Any]]] = attrs.field(factory=dict)
-    full: Any = None
+    views: dict[Viewer, Any]
+    legal: dict[int | None, list[dict[str, Any]]]
+    full: Any
     """The game's full view at this version, built once for all audiences."""
-    memo: Memo = attrs.field(factory=dict)
-    known: dict[int, tuple[Any, list[dict[str, Any]]]] = attrs.field(factory=dict)
+    memo: Memo
+    known: dict[int, tuple[Any, list[dict[str, Any]]]]
     """Per seat, the last legal commands worked out (domain objects) and their compact
     form, handed on from projection to projection (``Hub.projection``): a seat offered
     the same commands as before (every turn of many games) reuses the compact form
     instead of encoding and grouping them again."""
+
+    def __init__(
+        self, version: int, known: dict[int, tuple[Any, list[dict[str, Any]]]] | None = None
+    ) -> None:
+        # Written out (one projection per move): attrs' generated ``__init__`` called a
+        # factory per dict and tested a sentinel per argument.
+        self.version = version
+        self.views = {}
+        self.legal = {}
+        self.full = None
+        self.memo = {}
+        self.known = {} if known is None else known
 
     def view(self, rec: GameRecord, viewer: Viewer) -> Any:
         # Looked up, not caught: every audience misses once per version (a new projection

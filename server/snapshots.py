@@ -112,10 +112,14 @@ class UuidChain:
     """A running hash of a log's event ids, one per version, in order: the sha256 of
     ``"".join(uuid + "\n" for each event)``."""
 
-    __slots__ = ("_hash", "version")
+    __slots__ = ("_hash", "_pending", "version")
 
     def __init__(self, uuids: Sequence[str] | None = None) -> None:
         self._hash = hashlib.sha256()
+        self._pending: list[str] = []
+        """Ids added since the last ``digest``, hashed then in one update: the digest is
+        asked for once per snapshot, an id added at every event (a hash update each cost
+        more than keeping it)."""
         self.version = 0
         if uuids:
             self.extend(uuids)
@@ -131,10 +135,14 @@ class UuidChain:
         return other
 
     def add(self, uuid: str) -> None:
-        self._hash.update(f"{uuid}\n".encode())
+        self._pending.append(uuid)
         self.version += 1
 
     def digest(self) -> str:
+        pending = self._pending
+        if pending:
+            self._hash.update(("\n".join(pending) + "\n").encode())
+            pending.clear()
         return self._hash.hexdigest()[:32]
 
 

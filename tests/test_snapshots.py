@@ -179,6 +179,11 @@ def test_the_uuid_chain_is_the_same_built_at_once_or_one_by_one() -> None:
     for u in ("a", "b", "c"):
         one.add(u)
     assert one.digest() == UuidChain(["a", "b", "c"]).digest() != UuidChain(["a", "c"]).digest()
+    # Asked between additions too (a snapshot mid-game): the ids are hashed as they came.
+    for u in ("d", "e"):
+        one.add(u)
+        assert one.digest() == UuidChain(["a", "b", "c", "d", "e"][: one.version]).digest()
+    assert one.version == 5
 
 
 def test_seat_events_are_found_in_log_order() -> None:
