@@ -286,8 +286,19 @@ class GameCodec(Generic[T]):
 
     # commands
     def encode_command(self, command: Any) -> dict[str, Any]:
+        cls = type(command)
+        quick = self._quick.get(cls)
+        if quick is None:
+            quick = self._quick[cls] = _scalar_fields(cls)
+        if quick:
+            # Every field a plain str/int/bool/float under its own name (the command of
+            # nearly every move): what the converter gives, read directly, in field order.
+            out: dict[str, Any] = {"type": cls.__name__}
+            for name, _ in quick:
+                out[name] = getattr(command, name)
+            return out
         data: dict[str, Any] = self._conv.unstructure(command)
-        return {"type": type(command).__name__, **data}
+        return {"type": cls.__name__, **data}
 
     def encode_commands(self, commands: Iterable[Any]) -> list[dict[str, Any]]:
         """Many commands, e.g. a seat's legal list (hundreds, most of them repeated from one

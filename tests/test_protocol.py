@@ -198,4 +198,11 @@ def test_the_quick_command_decoding_accepts_and_refuses_as_the_converter_does() 
     for raw in commands:
         assert _outcome(quick.decode_command, raw) == _outcome(slow.decode_command, raw), raw
     assert quick.decode_command(good) == Mark(1, "a", False, 2)
+    # Encoded back (the log's CommandAccepted) directly as the converter does: the same
+    # keys in the same order, the same values of the same types.
+    for command in (Mark(1, "a", False, 2), Mark(-3, "é", True, 2.5)):
+        fast, conv = quick.encode_command(command), slow.encode_command(command)
+        assert list(fast.items()) == list(conv.items()), command
+        assert [type(v) for v in fast.values()] == [type(v) for v in conv.values()]
+        assert orjson.dumps(fast) == orjson.dumps(conv)
     assert quick._quick[Mark]  # the quick path was the one taken
