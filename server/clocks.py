@@ -585,11 +585,12 @@ class ClockKeeper:
         peek = self._peeker()
         for gid, seats in by_game.items():
             rec = peek(gid)
-            if rec is None or rec.state is None or rec.terminal:
+            if rec is None or rec.state is None:
                 continue
-            interval = _interval(rec)
             wrote = self._refreshed.get(gid, (0, 0))[0]
-            if now - wrote >= interval:
+            # Due first, then over: most games at most looks are not due, and the rules
+            # need not be asked about them.
+            if now - wrote >= _interval(rec) and not rec.terminal:
                 self._refreshed[gid] = (now, self._refreshed.get(gid, (0, 0))[1])
                 for seat in seats:  # what the deadline index counts absence from
                     self._seen[(gid, seat)] = now
