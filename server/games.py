@@ -384,9 +384,6 @@ class GameService:
             "divergences": 0,
         }
 
-    def _event_id(self) -> str:
-        return f"{self._node}-{next(self._counter):x}"
-
     # -- loading ----------------------------------------------------------------------------
     async def load(self, game_id: str) -> GameRecord:
         rec = self.games.get(game_id)
@@ -719,7 +716,10 @@ class GameService:
                     if not await self.catch_up(rec):
                         raise
                     continue
-                new = [NewEvent(t, d, self._event_id()) for t, d, _ in events]
+                # Each event's id: the node's prefix and its next count (in hex), made here
+                # rather than by a method call per event.
+                node, counter = self._node, self._counter
+                new = [NewEvent(t, d, f"{node}-{next(counter):x}") for t, d, _ in events]
                 append = getattr(self.store, "append_large", None) if large else None
                 result = await (append or self.store.append)(
                     rec.id,

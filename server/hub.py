@@ -162,7 +162,8 @@ def _wire_dicts(
             # Its log sentence is none (platform_text says why).
             out.append({"version": e.version, "type": COMMAND_ACCEPTED, "data": data, "text": ""})
             continue
-        if e.event is None:
+        event = e.event  # a property: asked once
+        if event is None:
             text = platform_text(rec, e, names)
             data = e.data
             if e.version == 1 and "fork" in data and viewer != REVIEW:
@@ -170,7 +171,7 @@ def _wire_dicts(
             out.append({"version": e.version, "type": e.type, "data": data, "text": text})
             continue
         try:
-            red = game.redact(e.event, viewer)
+            red = game.redact(event, viewer)
         except UndeclaredSecrets:
             # Fail closed: an event type that never said what is secret in it is sent to
             # nobody (the contract suite makes this an error before it ships).
@@ -178,7 +179,7 @@ def _wire_dicts(
             red = None
         if red is None:
             out.append({"version": e.version, "type": "Hidden", "data": {}, "text": ""})
-        elif red is e.event:
+        elif red is event:
             text = game.narrate(red, names) or ""
             out.append({"version": e.version, "type": e.type, "data": e.data, "text": text})
         else:

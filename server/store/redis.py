@@ -77,6 +77,8 @@ LARGE_CHUNK_BYTES = 256 << 10
 """A large append (``append_large``) is written in pipelined XADDs of about this many
 payload bytes each: no single Redis command is big, so other clients are served between
 them (one 56 MB script call held Redis for everyone while it ran)."""
+_NUMS = tuple(str(n) for n in range(4096))
+"""Decimal texts of the small numbers an append sends (``append``)."""
 HEADS_KEPT = 4096
 """Games whose append prefix a store keeps packed (all are dropped past it: a re-pack)."""
 STAGING_TTL = 3600
@@ -270,9 +272,22 @@ class RedisStore:
     ) -> AppendResult:
         publish = self._publish or await self._server()
         meta = meta or {}
-        args: list[Any] = [expected, command_id, len(events), len(meta), publish, digest, head_uuid]
+        # The script's numbers as their decimal text (what hiredis would write for the
+        # ints, the same bytes), from a table while small: hiredis turns an int argument
+        # into text by calling its repr, a Python call per number.
+        nums, top = _NUMS, len(_NUMS)
+        args: list[Any] = [
+            nums[expected] if 0 <= expected < top else expected,
+            command_id,
+            nums[len(events)] if len(events) < top else len(events),
+            nums[len(meta)] if len(meta) < top else len(meta),
+            publish,
+            digest,
+            head_uuid,
+        ]
         for e in events:
-            args.extend((e.type, e.schema, e.uuid, orjson.dumps(e.data)))
+            schema = nums[e.schema] if 0 <= e.schema < top else e.schema
+            args.extend((e.type, schema, e.uuid, orjson.dumps(e.data)))
         for k, v in meta.items():
             args.extend((k, v))
         tag = f"{self.prefix}:{{{game_id}}}:"  # the game's keys as _key makes them, formatted once
