@@ -36,7 +36,16 @@ class BotRunner:
     def on_entries(
         self, rec: GameRecord, entries: list[LogEntry], command_id: str | None = None
     ) -> None:
-        if self._closed or rec.state is None or rec.terminal:
+        if self._closed or rec.state is None:
+            return
+        # The seats first: with no bot at the table and none standing in (most games,
+        # every move), nothing is scheduled, and the rules need not be asked anything.
+        for held in rec.seats:
+            if held is not None and (held.bot or held.stand_in) is not None:
+                break
+        else:
+            return
+        if rec.terminal:
             return
         for seat in rec.game.to_act(rec.state):
             info = rec.seats[seat]
