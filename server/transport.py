@@ -18,8 +18,14 @@ left to uvicorn and websockets:
   :data:`PAUSE_BYTES` wait unread, not after every message.
 * Complete, final, unfragmented text or binary frames, the only frames a game client
   sends, are parsed here, with websockets' own checks (masked, within the size limit)
-  and its mask routine; any other frame, a partial one, or one that fails a check goes
-  to websockets' parser unchanged, which is then at a frame boundary.
+  and its mask routine; any other complete frame, or one that fails a check, goes to
+  websockets' parser whole. A frame cut by the end of a read is kept here (at most one
+  frame, within the size limit) until the rest arrives, never half given to websockets:
+  its parser, once it has taken a frame's first bytes, waits for the rest with an empty
+  buffer, and the next read parsed here would begin in the middle of a frame (a mask
+  that happens to look like a frame header gave a made-up message). So websockets'
+  parser is at a frame boundary whenever a read starts here. A frame over the size limit,
+  or an unmasked one, goes to websockets from its header on, which closes the connection.
 
 ``cloister serve`` passes the class as uvicorn's ``ws`` (``server.run.uvicorn_config``).
 """
@@ -107,6 +113,8 @@ class CloisterWebSocketProtocol(WebSocketsSansIOProtocol):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.inbox = Inbox(self.loop)
+        self.rest = bytearray()
+        """The start of a frame the last read cut short (see the module's docstring)."""
         self.queue = self.inbox  # type: ignore[assignment]  # uvicorn's put_nowait/empty
         # What the quick parser reads of websockets' connection (websockets 17 has it);
         # without it every frame goes to websockets' parser.
@@ -114,51 +122,97 @@ class CloisterWebSocketProtocol(WebSocketsSansIOProtocol):
         self.quick = hasattr(conn, "current_size") and hasattr(conn, "max_message_size")
         self.quick = self.quick and isinstance(getattr(conn.reader, "buffer", None), bytearray)
 
-    def data_received(self, data: bytes) -> None:
+    def data_received(self, data: bytes | bytearray) -> None:
         conn = self.conn
+        if self.rest:
+            # The kept start of a frame, grown in place: a frame sent a byte at a time costs
+            # its length in copies, not its square.
+            self.rest += data
+            data, self.rest = self.rest, bytearray()
         if (
             conn.state is not _OPEN
             or not self.quick
             or conn.reader.buffer
-            or conn.current_size is not None
             or conn.extensions
             or self.close_sent
         ):
-            super().data_received(data)
+            super().data_received(bytes(data))
             return
         limit = conn.max_message_size
         end = len(data)
         at = 0
         while at < end:
-            # A client's frame: FIN + text (0x81) or binary (0x82), no RSV bits, masked.
-            if end - at < 6:
-                break
+            # A client's frame: FIN, RSV, opcode; MASK and length; extended length; mask.
+            if end - at < 2:
+                break  # cut in its header: kept for the next read
             head, size = data[at], data[at + 1]
-            if (head != 0x81 and head != 0x82) or not size & 0x80:
-                break
+            if not size & 0x80:
+                break  # unmasked: websockets' parser fails the connection
             size &= 0x7F
             start = at + 6
-            if size == 126:
-                start += 2
+            if size >= 126:
+                start += 2 if size == 126 else 8
                 if end < start:
                     break
-                size = int.from_bytes(data[at + 2 : at + 4], "big")
-            elif size == 127:
-                break  # 64 KiB or more: websockets' parser takes it
-            if (limit is not None and size > limit) or end < start + size:
+                size = int.from_bytes(data[at + 2 : start - 4], "big")
+            if limit is not None and size > limit:
+                break  # websockets closes with 1009 from the header
+            stop = start + size
+            if end < stop:
                 break
-            payload = apply_mask(data[start : start + size], data[start - 4 : start])
-            if head == 0x81:
+            if (head == 0x81 or head == 0x82) and conn.current_size is None:
+                # Final, unfragmented text or binary: the only frames a game client sends.
+                payload = apply_mask(data[start:stop], data[start - 4 : start])
+                if head == 0x82:
+                    self._deliver(payload)
+                    at = stop
+                    continue
                 try:
-                    message: str | bytes = payload.decode()
+                    self._deliver(payload.decode())
+                    at = stop
+                    continue
                 except UnicodeDecodeError:
-                    break  # websockets and uvicorn close with 1007
-            else:
-                message = payload
-            self._deliver(message)
-            at = start + size
-        if at < end:
-            super().data_received(data[at:] if at else data)
+                    pass  # websockets and uvicorn close with 1007
+            # Any other frame (a ping, a close, a fragment, bad UTF-8), whole: websockets'
+            # parser takes it and is at a frame boundary again after it.
+            super().data_received(bytes(data[at:stop]))
+            at = stop
+            if conn.state is not _OPEN or self.close_sent or conn.reader.buffer:
+                break
+        else:
+            return
+        if at >= end:
+            return
+        if self._quick_frame_cut(data, at, end, limit):
+            self.rest = data if not at and isinstance(data, bytearray) else bytearray(data[at:])
+            return
+        if conn.state is _OPEN and not self.close_sent:
+            # websockets' parser may now hold part of a frame (its first bytes taken, the
+            # rest awaited with an empty buffer): every later read goes to it.
+            self.quick = False
+        super().data_received(bytes(data[at:] if at else data))
+
+    def _quick_frame_cut(
+        self, data: bytes | bytearray, at: int, end: int, limit: int | None
+    ) -> bool:
+        """Whether the loop above stopped at a well-formed frame the read cut short (kept
+        until the rest arrives) rather than at one for websockets' parser."""
+        conn = self.conn
+        if conn.state is not _OPEN or self.close_sent or conn.reader.buffer:
+            return False
+        if end - at < 2:
+            return True
+        size = data[at + 1]
+        if not size & 0x80:
+            return False
+        size &= 0x7F
+        start = at + 6
+        if size >= 126:
+            start += 2 if size == 126 else 8
+            if end < start:
+                return True
+            size = int.from_bytes(data[at + 2 : start - 4], "big")
+        return size <= (limit if limit is not None else PAUSE_BYTES)
 
     def send_receive_event_to_app(self) -> None:
         """A message websockets parsed (any frame the quick path left to it)."""

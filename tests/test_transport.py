@@ -152,6 +152,64 @@ async def test_every_split_of_the_stream_gives_the_same_messages() -> None:
         assert [p.data for p in pongs] == [b"p"], cut
 
 
+def masked_text(payload: bytes, mask: bytes) -> bytes:
+    """A client's final text frame with the given mask (websockets draws one at random)."""
+    assert len(payload) < 126 and len(mask) == 4
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + masked
+
+
+async def test_a_frame_cut_after_its_header_is_not_read_from_its_mask() -> None:
+    """The read ends two bytes into a frame whose mask looks like a frame header (FIN+text,
+    masked, length 2). Were those two bytes given to websockets' parser, it would wait for
+    the mask with an empty buffer, and the next read, taken for a frame boundary, would
+    be parsed from the mask: a made-up two-byte message, then garbage."""
+    s = Session()
+    await s.open()
+    first = masked_text(b"a", b"\x11\x22\x33\x44")
+    second = masked_text(b'{"type":"hello"}', b"\x81\x82\x00\x00")
+    stream = first + second
+    cut = len(first) + 2
+    s.proto.data_received(stream[:cut])
+    s.proto.data_received(stream[cut:])
+    await s.settle()
+    assert s.got == ["a", '{"type":"hello"}']
+
+
+async def test_a_stream_fed_a_byte_at_a_time_gives_the_same_messages() -> None:
+    s = Session()
+    await s.open()
+    long = "é" * 200
+    c = s.client
+    c.send_text(b"a")
+    c.send_text(long.encode())
+    c.send_ping(b"p")
+    c.send_text(b"frag", fin=False)
+    c.send_continuation(b"ment", fin=True)
+    c.send_binary(b"\x00\x01")
+    stream = b"".join(c.data_to_send())
+    for i in range(len(stream)):
+        s.proto.data_received(stream[i : i + 1])
+    await s.settle()
+    assert s.got == ["a", long, "fragment", b"\x00\x01"]
+    assert [e.data for e in s.pump() if e.opcode is Opcode.PONG] == [b"p"]
+
+
+async def test_after_a_cut_frame_the_quick_path_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A frame cut short is kept and finished here: websockets' parser sees none of it."""
+    s = Session()
+    await s.open()
+    left: list[bytes] = []
+    monkeypatch.setattr(WebSocketsSansIOProtocol, "data_received", lambda _, d: left.append(d))
+    stream = frames(s.client, "one", "two" * 50, "three")
+    for cut in (3, 9, 40):
+        s.proto.data_received(stream[:cut])
+        s.proto.data_received(stream[cut:])
+    await s.settle()
+    assert s.got == ["one", "two" * 50, "three"] * 3
+    assert left == []
+
+
 async def test_a_frame_over_the_limit_closes_with_1009() -> None:
     s = Session()
     await s.open()
