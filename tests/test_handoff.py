@@ -264,12 +264,7 @@ async def test_with_two_workers_a_games_sockets_meet_on_one_worker(
     with two_homes(key_prefix) as base:
         for _ in range(5):
             gid, tokens = await new_game_at(base)
-            workers = set()
-            for i in range(4):
-                p = Player(base, gid, tokens[i % 2] if i < 2 else None)
-                await p.connect()
-                workers.add(p.ws.response.headers["x-cloister-worker"])
-                await p.close()
+            workers = await served_by(base, gid, tokens)
             # a forged token's rejection comes from the same worker, structured
             ws = await websockets.connect(f"{base.replace('http', 'ws')}/api/games/{gid}/ws")
             workers.add(ws.response.headers["x-cloister-worker"])
@@ -308,13 +303,19 @@ async def test_a_replaced_worker_takes_its_place_as_home(
 async def meeting_place(base: str, strict: bool = True) -> set[str]:
     """The workers that served four sockets of a new game (``strict``: exactly one)."""
     gid, tokens = await new_game_at(base)
+    workers = await served_by(base, gid, tokens)
+    assert len(workers) == 1 or not strict, (gid, workers)
+    return workers
+
+
+async def served_by(base: str, gid: str, tokens: list[str]) -> set[str]:
+    """The workers that served the game's two players and two spectators, one at a time."""
     workers = set()
     for i in range(4):
         p = Player(base, gid, tokens[i % 2] if i < 2 else None)
         await p.connect()
         workers.add(p.ws.response.headers["x-cloister-worker"])
         await p.close()
-    assert len(workers) == 1 or not strict, (gid, workers)
     return workers
 
 

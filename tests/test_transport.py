@@ -126,13 +126,10 @@ async def test_two_frames_in_one_read_are_two_messages_in_order(
     assert left == []
 
 
-async def test_every_split_of_the_stream_gives_the_same_messages() -> None:
-    """Short, 16-bit-length, binary and fragmented messages and a ping among them, the
-    stream cut at every byte: the messages in order, the ping answered."""
-    s = Session()
-    await s.open()
+def mixed_stream(c: ClientProtocol) -> tuple[bytes, list[str | bytes]]:
+    """Short, 16-bit-length, binary and fragmented messages and a ping among them, as the
+    client sends them, and the messages the app should read."""
     long = "é" * 200
-    c = s.client
     c.send_text(b"a")
     c.send_text(long.encode())
     c.send_ping(b"p")
@@ -140,8 +137,15 @@ async def test_every_split_of_the_stream_gives_the_same_messages() -> None:
     c.send_text(b"frag", fin=False)
     c.send_continuation(b"ment", fin=True)
     c.send_text(b"{}")
-    stream = b"".join(c.data_to_send())
-    want = ["a", long, b"\x00\x01", "fragment", "{}"]
+    return b"".join(c.data_to_send()), ["a", long, b"\x00\x01", "fragment", "{}"]
+
+
+async def test_every_split_of_the_stream_gives_the_same_messages() -> None:
+    """Short, 16-bit-length, binary and fragmented messages and a ping among them, the
+    stream cut at every byte: the messages in order, the ping answered."""
+    s = Session()
+    await s.open()
+    stream, want = mixed_stream(s.client)
     for cut in range(len(stream) + 1):
         s.got.clear()
         s.proto.data_received(stream[:cut])
@@ -179,19 +183,11 @@ async def test_a_frame_cut_after_its_header_is_not_read_from_its_mask() -> None:
 async def test_a_stream_fed_a_byte_at_a_time_gives_the_same_messages() -> None:
     s = Session()
     await s.open()
-    long = "é" * 200
-    c = s.client
-    c.send_text(b"a")
-    c.send_text(long.encode())
-    c.send_ping(b"p")
-    c.send_text(b"frag", fin=False)
-    c.send_continuation(b"ment", fin=True)
-    c.send_binary(b"\x00\x01")
-    stream = b"".join(c.data_to_send())
+    stream, want = mixed_stream(s.client)
     for i in range(len(stream)):
         s.proto.data_received(stream[i : i + 1])
     await s.settle()
-    assert s.got == ["a", long, "fragment", b"\x00\x01"]
+    assert s.got == want
     assert [e.data for e in s.pump() if e.opcode is Opcode.PONG] == [b"p"]
 
 
