@@ -510,14 +510,22 @@ class GameService:
         rec.snapshot_version = n
         return True
 
-    def _maybe_snapshot(self, rec: GameRecord, force: bool = False) -> None:
+    def _maybe_snapshot(
+        self, rec: GameRecord, force: bool = False, terminal: bool | None = None
+    ) -> None:
         """Write a snapshot in the background every SNAPSHOT_EVERY events and at the end
-        (``force``: now, over one that does not fit)."""
-        put = getattr(self.store, "put_snapshot", None)
-        if put is None or rec.state is None or (rec.version == rec.snapshot_version and not force):
+        (``force``: now, over one that does not fit). ``terminal``: whether the game is
+        over, where the caller knows already (the rules are not asked again)."""
+        if rec.state is None or (rec.version == rec.snapshot_version and not force):
             return
-        due = rec.version - rec.snapshot_version >= SNAPSHOT_EVERY or rec.terminal
-        if not (due or force):
+        if (
+            not force
+            and rec.version - rec.snapshot_version < SNAPSHOT_EVERY
+            and not (rec.terminal if terminal is None else terminal)
+        ):
+            return
+        put = getattr(self.store, "put_snapshot", None)
+        if put is None:
             return
         rec.snapshot_version = rec.version
         snap = Snapshot(rec.version, rec.chain.digest(), fingerprint(_module(rec)), b"")
@@ -673,7 +681,7 @@ class GameService:
         digest: str = "",
         expected_version: int | None = None,
         reply_id: str | None = None,
-        folded: list[tuple[Any, Any]] | None = None,
+        folded: list[tuple[Any, Any, bool]] | None = None,
         large: bool = False,
     ) -> tuple[int, bool]:
         """Decide on the cached state, append, apply; on conflict catch up and decide again.
@@ -683,8 +691,9 @@ class GameService:
         digest is refused ``command_id_reused``. ``expected_version``: refuse ``stale``
         unless the game is at exactly that version when appended. ``reply_id``: the id the
         listeners are told (the client's own, unscoped). ``folded``: where ``decide`` puts
-        (the state it decided on, the state its events lead to), so that the events are not
-        folded a second time when they are applied. ``large``: a new game's whole log (an
+        (the state it decided on, the state its events lead to, whether that one is over),
+        so that the events are not folded a second time (nor asked whether the game is
+        over) when they are applied. ``large``: a new game's whole log (an
         import), written by the store's ``append_large`` where it has one, in bounded
         pieces that do not hold Redis up for everyone.
 
@@ -743,7 +752,8 @@ class GameService:
                     base = rec.version
                     # The state decide already folded, if it folded this very state (the
                     # lock held since, and decide runs once per attempt: the last entry).
-                    after = folded[-1][1] if folded and folded[-1][0] is rec.state else None
+                    last = folded[-1] if folded and folded[-1][0] is rec.state else None
+                    after = last[1] if last is not None else None
                     entries = [
                         self._apply_one(rec, base + i, t, d, e, n.uuid, after is None)
                         for i, ((t, d, e), n) in enumerate(zip(events, new, strict=True), 1)
@@ -754,7 +764,7 @@ class GameService:
                     if digest:
                         rec.digests[command_id] = digest
                     self._notify(rec, entries, reply_id or command_id)
-                    self._maybe_snapshot(rec)
+                    self._maybe_snapshot(rec, terminal=last[2] if last is not None else None)
                     return result.version, False
                 await self.catch_up(rec)
                 if result.status == "dup":
@@ -1017,7 +1027,7 @@ class GameService:
         ``command_id`` is the seat's own (scoped by the seat); ``expected_version``, if
         given, makes it apply only to the game at exactly that version (else ``stale``)."""
         command = rec.codec.decode_command(raw)  # InvalidCommand / UnknownCommand
-        folded: list[tuple[Any, Any]] = []
+        folded: list[tuple[Any, Any, bool]] = []
 
         def decide(r: GameRecord) -> tuple[list[tuple[str, dict[str, Any], Any]], dict[str, str]]:
             if r.state is None:
@@ -1043,8 +1053,9 @@ class GameService:
             }
             out: list[tuple[str, dict[str, Any], Any]] = [(COMMAND_ACCEPTED, accepted, None)]
             out.extend((type(e).__name__, r.codec.encode_event(e), e) for e in events)
-            folded.append((r.state, after))
-            if r.game.is_terminal(after):
+            over = r.game.is_terminal(after)
+            folded.append((r.state, after, over))
+            if over:
                 out.append((SEED_REVEALED, {"seed": r.seed, "at": at}, None))
             return out, {}
 

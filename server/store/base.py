@@ -69,9 +69,11 @@ class RawColumns(NamedTuple):
         return list(zip(*(column[start:] for column in self), strict=True))
 
 
-@attrs.frozen
-class NewEvent:
-    """An event to append: its stable type name, schema version, unique id and payload."""
+class NewEvent(NamedTuple):
+    """An event to append: its stable type name, schema version, unique id and payload.
+
+    A named tuple, not an attrs class: every move makes a few, and a frozen attrs
+    instance is set field by field through ``object.__setattr__`` (a tuple is one call)."""
 
     type: str
     data: Mapping[str, Any]
@@ -93,8 +95,7 @@ AppendStatus = Literal["ok", "dup", "reused", "conflict", "diverged"]
 APPEND_STATUSES: frozenset[str] = frozenset(typing.get_args(AppendStatus))
 
 
-@attrs.frozen
-class AppendResult:
+class AppendResult(NamedTuple):
     """``ok``: appended, ``version`` is the new head. ``dup``: this command id was appended
     before (with the same digest, or one side had none), ``version`` is the head it
     produced then. ``reused``: this command id was appended before with another digest (a
@@ -102,7 +103,7 @@ class AppendResult:
     first one produced. ``conflict``: the head was not the expected version; ``version`` is
     the actual head and nothing was written. ``diverged``: the head is the expected version
     but its event is not ``head_uuid`` (history was rewritten under the caller); nothing
-    was written."""
+    was written. (A named tuple like ``NewEvent``: one per append.)"""
 
     status: AppendStatus
     version: int

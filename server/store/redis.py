@@ -192,8 +192,8 @@ class RedisStore:
         # The hot path (append, catch-up reads, token checks) uses the lean pipelined
         # connection(s); redis-py keeps the cold paths (lobby index, scans).
         self._sha = hashlib.sha1(_LUA.encode()).hexdigest()
-        self._heads: dict[str, PackedHead] = {}
-        """Per game, its append's first arguments packed (``_script_head``)."""
+        self._heads: dict[str, tuple[list[str], PackedHead | None]] = {}
+        """Per game, its append's keys and first arguments packed (``_append_head``)."""
         self._publish: str | None = None
         self._watched: set[bytes] = set()
         self._route: tuple[Callable[[bytes], None], Callable[[bytes], None]] | None = None
@@ -223,17 +223,22 @@ class RedisStore:
             self._publish = "SPUBLISH" if version and int(version.group(1)) >= 7 else "PUBLISH"
         return self._publish
 
-    def _script_head(self, game_id: str, keys: list[str]) -> PackedHead | None:
-        """The append's EVALSHA, script and keys, packed once per game (its every append
-        starts with them): on one node; a cluster routes each command by its arguments."""
-        if not isinstance(self._fast, RespConnection):
-            return None
-        head = self._heads.get(game_id)
-        if head is None:
+    def _append_head(self, game_id: str) -> tuple[list[str], PackedHead | None]:
+        """The append's keys, and its EVALSHA, script and keys packed (on one node; a
+        cluster routes each command by its arguments): made once per game, since its every
+        append starts with them."""
+        cached = self._heads.get(game_id)
+        if cached is None:
             if len(self._heads) >= HEADS_KEPT:
                 self._heads.clear()
-            head = self._heads[game_id] = pack_head("EVALSHA", self._sha, len(keys), *keys)
-        return head
+            tag = f"{self.prefix}:{{{game_id}}}:"  # the game's keys as _key makes them
+            # The bell is a channel, but in KEYS: a cluster checks its slot.
+            keys = [tag + "events", tag + "cmds", tag + "meta", tag + "bell"]
+            head = None
+            if isinstance(self._fast, RespConnection):
+                head = pack_head("EVALSHA", self._sha, len(keys), *keys)
+            cached = self._heads[game_id] = (keys, head)
+        return cached
 
     async def _script(
         self, keys: list[str], args: list[Any], head: PackedHead | None = None
@@ -290,10 +295,8 @@ class RedisStore:
             args.extend((e.type, schema, e.uuid, orjson.dumps(e.data)))
         for k, v in meta.items():
             args.extend((k, v))
-        tag = f"{self.prefix}:{{{game_id}}}:"  # the game's keys as _key makes them, formatted once
-        # The bell is a channel, but in KEYS: a cluster checks its slot.
-        keys = [tag + "events", tag + "cmds", tag + "meta", tag + "bell"]
-        status, version = await self._script(keys, args, self._script_head(game_id, keys))
+        keys, head = self._append_head(game_id)
+        status, version = await self._script(keys, args, head)
         status = status.decode() if isinstance(status, bytes) else status
         if status not in APPEND_STATUSES:  # the script answers only these; anything else is a bug
             raise RuntimeError(f"the append script answered {status!r}")

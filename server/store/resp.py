@@ -245,7 +245,18 @@ class RespConnection:
         once, not once per command (hiredis formats every argument with a ``sprintf``)."""
         if self._writer is None:
             await self._open()
-        return await self._send(pack_with(head, args), head[2])
+        # ``_send``'s body, here: the append's one command a move, one coroutine fewer.
+        loop = self._loop or asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        deadline = loop.time() + self.timeout
+        self._pending.append((fut, deadline, head[2]))
+        if self._sweeper is None:
+            self._sweeper = loop.call_at(deadline, self._sweep)
+        self._outgoing.append(pack_with(head, args))
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            loop.call_soon(self._flush)
+        return await fut
 
     async def _open(self) -> None:
         try:
