@@ -318,7 +318,10 @@ class Projection:
         # each move), and a raised KeyError costs more than the lookup.
         view = self.views.get(viewer, _UNSET)
         if view is _UNSET:
-            view = self.views[viewer] = current_view(rec, viewer, self)
+            # current_view(), without its call: once per audience per move.
+            state = rec.state
+            view = None if state is None else view_at(rec, state, viewer, self)
+            self.views[viewer] = view
         return view
 
     def legal_of(
@@ -509,8 +512,14 @@ class Hub:
                 # The sender's own update doubles as its command's acceptance.
                 data = data[:-1] + b',"command_id":' + orjson.dumps(command_id) + b"}"
                 conn.acked = command_id
-            conn.version, conn.holds = rec.version, viewer
-            conn.push(data)
+            conn.version, conn.holds = version, viewer
+            writer = conn.writer
+            if writer is not None and not conn.closed:
+                # Connection.push without its call: one per connection per move.
+                if not writer(data):
+                    conn._drop()
+            else:
+                conn.push(data)
             if game_over is not None:
                 conn.push(game_over)
 

@@ -114,12 +114,19 @@ def direct_writer(ws: WebSocket) -> Writer | None:
         hasattr(conn, a) for a in ("state", "extensions", "expect_continuation_frame", "writes")
     )
 
+    # Bound once: two writes a move, each reading these (globals and bound methods would
+    # be looked up again at every write).
+    is_closing = transport.is_closing
+    send = transport.write
+    buffered = transport.get_write_buffer_size
+    open_, short, header_16, bound = _OPEN, _SHORT_HEADERS, _HEADER_16, MAX_UNSENT_BYTES
+
     def write(data: bytes) -> bool:
-        if proto.close_sent or transport.is_closing():
+        if proto.close_sent or is_closing():
             return False
         if (
             framed
-            and conn.state is _OPEN
+            and conn.state is open_
             and not conn.extensions
             and not conn.expect_continuation_frame
             and not conn.writes
@@ -130,19 +137,20 @@ def direct_writer(ws: WebSocket) -> Writer | None:
             # text_frame_header, inline: two frames a move.
             n = len(data)
             if n < 126:
-                head = _SHORT_HEADERS[n]
+                head = short[n]
             elif n < 1 << 16:
-                head = _HEADER_16(0x81, 0x7E, n)
+                head = header_16(0x81, 0x7E, n)
             else:
                 head = text_frame_header(n)
-            transport.write(head + data)
+            send(head + data)
         else:
             try:
                 conn.send_text(data)
             except Exception:  # InvalidState: closing under us
                 return False
-            transport.write(b"".join(conn.data_to_send()))
-        return bool(transport.get_write_buffer_size() <= MAX_UNSENT_BYTES)
+            send(b"".join(conn.data_to_send()))
+        size: int = buffered()
+        return size <= bound
 
     return write
 
@@ -163,6 +171,9 @@ def text_frame_header(length: int) -> bytes:
     return b"\x81\x7f" + length.to_bytes(8, "big")
 
 
+_monotonic = time.monotonic
+
+
 class _Bucket:
     """Token bucket: ``rate`` messages per second, bursts up to ``burst``."""
 
@@ -172,8 +183,11 @@ class _Bucket:
         self.stamp = time.monotonic()
 
     def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        now = _monotonic()
+        # min() without its call: one take per message received.
+        tokens = self.tokens + (now - self.stamp) * self.rate
+        burst = self.burst
+        self.tokens = burst if tokens >= burst else tokens
         self.stamp = now
         if self.tokens >= 1:
             self.tokens -= 1
@@ -186,20 +200,27 @@ async def _receive_text(ws: WebSocket, limit: int, inbox: Inbox | None = None) -
 
     ``inbox``: the socket's own (:func:`direct_inbox`), read without an ASGI event."""
     if inbox is not None:
-        item = await inbox.get()
-        if isinstance(item, str):
-            text = item
-        elif isinstance(item, bytes):
-            text = _text_of(item, limit)
-        else:  # uvicorn's disconnect event (the only other after the connect)
-            ws.client_state = WebSocketState.DISCONNECTED
-            return None
+        return _item_text(ws, await inbox.get(), limit)
     else:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return None
         got: str | None = message.get("text")
         text = _text_of(message.get("bytes") or b"", limit) if got is None else got
+    if len(text) > limit:
+        raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
+    return text
+
+
+def _item_text(ws: WebSocket, item: Any, limit: int) -> str | None:
+    """The text of an item of the socket's inbox, or None on disconnect."""
+    if isinstance(item, str):
+        text = item
+    elif isinstance(item, bytes):
+        text = _text_of(item, limit)
+    else:  # uvicorn's disconnect event (the only other after the connect)
+        ws.client_state = WebSocketState.DISCONNECTED
+        return None
     if len(text) > limit:
         raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
     return text
@@ -358,8 +379,15 @@ async def game_socket(ws: WebSocket) -> None:
     try:
         while send_task is None or not send_task.done():
             try:
-                text = await _receive_text(ws, limit, inbox)
-                if text is None:
+                if inbox is not None:
+                    # _receive_text without its coroutine: a plain text message within
+                    # the limit (nearly all) is taken as it is.
+                    item = await inbox.get()
+                    if type(item) is str and len(item) <= limit:
+                        text = item
+                    elif (text := _item_text(ws, item, limit)) is None:
+                        break
+                elif (text := await _receive_text(ws, limit)) is None:
                     break
                 if not bucket.take():
                     strikes += 1
