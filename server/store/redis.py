@@ -79,6 +79,11 @@ payload bytes each: no single Redis command is big, so other clients are served 
 them (one 56 MB script call held Redis for everyone while it ran)."""
 _NUMS = tuple(str(n) for n in range(4096))
 """Decimal texts of the small numbers an append sends (``append``)."""
+_STATUS_OF: dict[Any, AppendStatus] = {
+    **{cast(AppendStatus, s): cast(AppendStatus, s) for s in APPEND_STATUSES},
+    **{s.encode(): cast(AppendStatus, s) for s in APPEND_STATUSES},
+}
+"""The append script's status replies (bytes, or text from a decoding client) as text."""
 HEADS_KEPT = 4096
 """Games whose append prefix a store keeps packed (all are dropped past it: a re-pack)."""
 STAGING_TTL = 3600
@@ -296,11 +301,12 @@ class RedisStore:
         for k, v in meta.items():
             args.extend((k, v))
         keys, head = self._append_head(game_id)
-        status, version = await self._script(keys, args, head)
-        status = status.decode() if isinstance(status, bytes) else status
-        if status not in APPEND_STATUSES:  # the script answers only these; anything else is a bug
-            raise RuntimeError(f"the append script answered {status!r}")
-        result = AppendResult(cast(AppendStatus, status), int(version))
+        reply, version = await self._script(keys, args, head)
+        # The reply's status as the text it is, from a table (no decode, no check, no cast).
+        status = _STATUS_OF.get(reply)
+        if status is None:  # the script answers only these; anything else is a bug
+            raise RuntimeError(f"the append script answered {reply!r}")
+        result = AppendResult(status, version if type(version) is int else int(version))
         if status == "ok" and expected == 0:
             # The lobby index spans games (and Cluster slots), so it cannot be in the
             # script; losing this write only hides a game from the list until a rebuild.
