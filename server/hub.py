@@ -152,8 +152,11 @@ def _wire_dicts(
     names = Names(labels, players, viewer)  # names_for(), without its call
     out: list[dict[str, Any]] = []
     for e in entries:
-        if e.type == COMMAND_ACCEPTED:  # one per command: the commonest entry by far
+        # LogEntry.data, without its property call when already parsed (an appended entry).
+        data = e._data
+        if type(data) is not dict:
             data = e.data
+        if e.type == COMMAND_ACCEPTED:  # one per command: the commonest entry by far
             seat = data["seat"]
             if not viewer.omniscient and viewer.seat != seat:  # Viewer.sees_seat
                 # A command can carry a choice still secret (a face-down pick): others
@@ -165,7 +168,6 @@ def _wire_dicts(
         event = e.event  # a property: asked once
         if event is None:
             text = platform_text(rec, e, names)
-            data = e.data
             if e.version == 1 and "fork" in data and viewer != REVIEW:
                 data = fork_created(data)  # the position's secrets, as in its events
             out.append({"version": e.version, "type": e.type, "data": data, "text": text})
@@ -181,7 +183,7 @@ def _wire_dicts(
             out.append({"version": e.version, "type": "Hidden", "data": {}, "text": ""})
         elif red is event:
             text = game.narrate(red, names) or ""
-            out.append({"version": e.version, "type": e.type, "data": e.data, "text": text})
+            out.append({"version": e.version, "type": e.type, "data": data, "text": text})
         else:
             out.append(
                 {
@@ -455,15 +457,23 @@ class Hub:
             return
         origin = ORIGIN.get() if command_id is not None else None
         base = entries[0].version - 1
+        version = rec.version
         old = self.projections.get(rec.id)
+        # self.projection(rec), without its call and its second lookup.
+        if old is not None and old.version == version:
+            new = old
+        else:
+            new = self.projections[rec.id] = Projection(
+                version, known=None if old is None else old.known
+            )
         if old is not None and old.version != base:
             old = None
-        new = self.projection(rec)
         # GameRecord's terminal, status and to_act, asking the rules once each.
         state = rec.state
-        terminal = state is not None and rec.game.is_terminal(state)
+        game = rec.game
+        terminal = state is not None and game.is_terminal(state)
         status = "open" if state is None else "finished" if terminal else "running"
-        to_act = sorted(rec.game.to_act(state)) if state is not None and not terminal else []
+        to_act = sorted(game.to_act(state)) if state is not None and not terminal else []
         game_over = None
         if terminal and any(e.version > 0 for e in entries):
             result = rec.game.result(rec.state)
@@ -475,7 +485,6 @@ class Hub:
         events_by_viewer: dict[int, list[dict[str, Any]]] = {}
         table: Any = _UNSET  # the same for every frame of the batch: made once, if needed
         names: Table | None = None  # likewise
-        version = rec.version
         for conn in list(conns):
             if conn.version >= version:
                 continue
