@@ -138,5 +138,8 @@ async def test_the_estimate_covers_what_a_finished_record_really_holds(name: str
         freed = held - tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()
-    assert entries > 30 and freed > RECORD_BYTES  # the record was really freed
+    # The record was really freed (else the bound below says nothing): a 39-entry High Card
+    # game frees about 8 KB now that events and append results are named tuples, so the
+    # floor is half a record's fixed estimate, not all of it.
+    assert entries > 30 and freed > RECORD_BYTES // 2, (freed, entries)
     assert size >= freed, (size, freed, entries)
