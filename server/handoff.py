@@ -22,13 +22,30 @@ the socket on:
   home closing without replying, dying, shutting down) and the connection is served here,
   from the bytes it had, as if nothing had happened: reading was paused, so nothing else
   was read, and nothing was written.
+* **A home too slow to answer.** A home whose loop is stuck (a long fold, a stalled
+  Redis call made blocking, a debugger) would leave the client's handshake waiting with
+  it, so the sender waits for the reply at most :data:`TIMEOUT_ENV` seconds
+  (:data:`DEFAULT_TIMEOUT`), then withdraws: it sends the home a withdrawal byte, shuts
+  its end's reading down and reads once more. The kernel orders that shutdown against the
+  home's reply (both under the sender socket's lock): a reply queued before it is read
+  then (the home serves the socket), one sent after it fails with ``EPIPE`` and the home,
+  reading the withdrawal, lets go of its descriptor (this worker serves it). Counted in
+  ``cloister_handoff_timeouts_total`` (and as a fallback or a hand-off, as it ended).
 * **Home's side.** The socket is adopted with ``loop.connect_accepted_socket`` and
   uvicorn's own HTTP protocol (same config, server state and app state as a connection it
   accepted: limits, graceful shutdown, peer address from the socket itself), the reply
   byte is sent from its ``connection_made`` and then the bytes read by the sender are fed
   to it. So the sender stops only once the home holds the connection, and the home serves
   only once the sender has been told, before anything was answered: no connection is
-  served twice, or dropped while either worker lives.
+  served twice, or dropped while either worker lives. If the reply cannot be sent, the
+  home serves the socket only if the sender is gone without withdrawing (its process died
+  with the offer open: nobody else holds the socket), else it lets go of it.
+* **Shutting down.** A worker shutting down adopts nothing more (the senders serve what it
+  had queued) and waits for its own offers' replies (at most the timeout, so uvicorn's
+  graceful shutdown waits for them as for any open connection). One the home took is
+  forgotten as usual; one it did not take gets ``503`` with ``Retry-After`` and is closed,
+  rather than being served by a worker about to stop: the client reconnects, to a worker
+  that stays (clients resynchronise on reconnecting).
 
 Measured with the benchmark's 2-worker target (``bench.serve`` runs this supervisor),
 interleaved pairs on a loaded machine, medians without and with: swap, 100 matches (9
@@ -49,6 +66,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import logging
 import os
@@ -59,7 +77,7 @@ import sys
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import unquote
 
 import uvicorn
@@ -88,9 +106,36 @@ MAX_BYTES = 256 * 1024
 CLAIM_RETRY = 1.0
 """Seconds between two tries of a worker without a slot to claim one."""
 
-STATS: dict[str, int] = {"sent": 0, "adopted": 0, "fallbacks": 0, "slot": -1}
+TIMEOUT_ENV = "CLOISTER_HANDOFF_TIMEOUT"
+"""The environment variable overriding :data:`DEFAULT_TIMEOUT` (seconds, > 0)."""
+
+DEFAULT_TIMEOUT = 1.0
+"""Seconds a sender waits for the home's reply before serving the socket itself. A live
+home answers within one turn of its loop (offer to reply: median 0.4 ms, worst 5 ms of 40,
+two servers of one process on the loaded 2-core machine), so a second only fires for a
+home that is stuck, and a fallback costs only the
+cross-worker catch-ups hand-off saves, never correctness. It is also what a client's
+handshake can wait in the worst case, and what a sender's graceful shutdown waits for
+its offers: kept far below clients' handshake timeouts (10 s in ``websockets``)."""
+
+REPLY = b"k"
+"""The home's reply: it holds the socket and serves it."""
+
+WITHDRAWN = b"n"
+"""The sender's withdrawal after its timeout: it serves the socket (if it had no reply)."""
+
+UNAVAILABLE = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"retry-after: 1\r\nconnection: close\r\ncontent-length: 32\r\n\r\n"
+    b"the server is restarting: retry\n"
+)
+"""A shutting-down sender's answer to an upgrade its home did not take (the request was
+not read further, so nothing else was answered): the client retries on another worker."""
+
+STATS: dict[str, int] = {"sent": 0, "adopted": 0, "fallbacks": 0, "timeouts": 0, "slot": -1}
 """This process's counters, for ``/metrics``: sockets handed to another worker, adopted
-from one, hand-offs tried that ended here; and the slot held (-1: none)."""
+from one, hand-offs tried that ended here, hand-offs whose reply did not come in time
+(each also counted as sent or as a fallback); and the slot held (-1: none)."""
 
 log = logging.getLogger("cloister.handoff")
 
@@ -123,8 +168,61 @@ def home_order(game_id: str, slots: int) -> list[int]:
     return sorted(range(slots), key=lambda s: zlib.crc32(key, s * 0x9E3779B1 & 0xFFFFFFFF))[::-1]
 
 
+def timeout() -> float:
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    try:
+        value = float(raw) if raw else DEFAULT_TIMEOUT
+    except ValueError:
+        value = DEFAULT_TIMEOUT
+    return value if value > 0 else DEFAULT_TIMEOUT
+
+
 def _slot_path(folder: str, slot: int) -> str:
     return os.path.join(folder, f"slot-{slot}.sock")
+
+
+class Offering(Protocol):
+    """The connection a hand-off is offered for (the interceptor protocol)."""
+
+    transport: asyncio.Transport
+
+    def handoff_settled(self, sent: bool) -> None:
+        """The home has the socket (``sent``), or this worker keeps it."""
+
+
+def withdraw(conn: socket.socket) -> bool | None:
+    """The sender's end of an offer whose reply is late: whether the home has the socket
+    after all (True), this worker keeps it (False), or it could not withdraw (None: the
+    home serves it once it reads its message, seeing this end closed, not a withdrawal;
+    the caller must then close its copy)."""
+    try:
+        conn.send(WITHDRAWN, socket.MSG_NOSIGNAL)
+    except OSError as error:
+        if error.errno not in (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN):
+            return None  # (no room: the home is alive but has not read its message)
+        # the home's end is closed: it has decided, and its reply, if any, is queued here
+    with contextlib.suppress(OSError):
+        # the decision: a reply the home queued before this is read below; one it sends
+        # after fails, and it reads the withdrawal (both ordered by this socket's lock)
+        conn.shutdown(socket.SHUT_RD)
+    try:
+        return conn.recv(1) == REPLY
+    except OSError:
+        return False
+
+
+def claim(conn: socket.socket) -> bool:
+    """The home's end of an offer: whether it serves the socket (its reply was sent, or the
+    sender is gone without withdrawing, so nobody else holds the socket)."""
+    try:
+        if conn.send(REPLY, socket.MSG_NOSIGNAL) == 1:
+            return True
+    except OSError:
+        pass
+    try:
+        return conn.recv(1) == b""  # the end, not a withdrawal (nor nothing yet)
+    except OSError:
+        return False
 
 
 class Node:
@@ -146,8 +244,9 @@ class Node:
         self.lock_fd: int | None = None
         self.listener: socket.socket | None = None
         self.retry: asyncio.TimerHandle | None = None
-        self.waiting: set[socket.socket] = set()
-        """Hand-offs sent, their reply awaited."""
+        self.timeout = timeout()
+        self.waiting: dict[socket.socket, asyncio.TimerHandle] = {}
+        """Hand-offs sent, their reply awaited (until their timer)."""
         self.incoming: set[socket.socket] = set()
         """Hand-offs accepted, their message not yet read."""
         self.tasks: set[asyncio.Task[Any]] = set()
@@ -197,7 +296,7 @@ class Node:
 
     def close(self) -> None:
         """Stop adopting (the server is shutting down): queued hand-offs get no reply, so
-        their senders serve them."""
+        their senders serve them; this worker's own offers still get theirs (or time out)."""
         self.closed = True
         if self.retry is not None:
             self.retry.cancel()
@@ -209,9 +308,9 @@ class Node:
             self.listener.close()
             self.listener = None
         for conn in list(self.incoming):
-            self._drop_reader(conn, self.incoming)
+            self.incoming.discard(conn)
+            self.loop.remove_reader(conn.fileno())
             conn.close()
-        # (hand-offs this worker sent still get their reply: the loop runs on)
         if self.lock_fd is not None:
             os.close(self.lock_fd)
             self.lock_fd = None
@@ -219,11 +318,13 @@ class Node:
 
     # -- sending ---------------------------------------------------------------------
 
-    def offer(self, transport: asyncio.Transport, data: bytes, resume: Callable[[], None]) -> bool:
-        """Try to hand the connection on; False: serve it here (nothing was done to it)."""
+    def offer(self, protocol: Offering, data: bytes) -> bool:
+        """Try to hand the connection on; False: serve it here (nothing was done to it).
+        True: ``protocol.handoff_settled`` is called once it is decided."""
         game = request_game(data)
         if game is None or len(data) > MAX_BYTES or self.closed:
             return False
+        transport = protocol.transport
         sock = transport.get_extra_info("socket")
         if sock is None:
             return False
@@ -240,31 +341,39 @@ class Node:
                 conn.close()
                 continue
             transport.pause_reading()
-            self.waiting.add(conn)
-            self.loop.add_reader(conn.fileno(), self._replied, conn, transport, resume)
+            self.waiting[conn] = self.loop.call_later(
+                self.timeout, self._late, conn, protocol, slot
+            )
+            self.loop.add_reader(conn.fileno(), self._replied, conn, protocol)
             return True
         return False
 
-    def _replied(
-        self, conn: socket.socket, transport: asyncio.Transport, resume: Callable[[], None]
-    ) -> None:
+    def _replied(self, conn: socket.socket, protocol: Offering) -> None:
         try:
             reply = conn.recv(1)
         except BlockingIOError:
             return
         except OSError:
             reply = b""
-        self._drop_reader(conn, self.waiting)
+        self._settle(conn, protocol, reply == REPLY)
+
+    def _late(self, conn: socket.socket, protocol: Offering, slot: int) -> None:
+        STATS["timeouts"] += 1
+        sent = withdraw(conn)
+        log.warning(
+            "hand-off slot %d did not answer in %.1f s: %s",
+            slot,
+            self.timeout,
+            "served here" if sent is False else "left to it",
+        )
+        self._settle(conn, protocol, sent is not False)
+
+    def _settle(self, conn: socket.socket, protocol: Offering, sent: bool) -> None:
+        self.waiting.pop(conn).cancel()
+        self.loop.remove_reader(conn.fileno())
         conn.close()
-        if transport.is_closing():
-            return  # closed here meanwhile (shutdown): nothing to serve
-        if reply == b"k":
-            STATS["sent"] += 1
-            transport.abort()  # only our descriptor: the home holds the socket
-            return
-        STATS["fallbacks"] += 1
-        transport.resume_reading()
-        resume()
+        STATS["sent" if sent else "fallbacks"] += 1
+        protocol.handoff_settled(sent)
 
     # -- adopting --------------------------------------------------------------------
 
@@ -287,7 +396,8 @@ class Node:
             return
         except OSError:
             data, fds, flags = b"", [], 0
-        self._drop_reader(conn, self.incoming)
+        self.incoming.discard(conn)
+        self.loop.remove_reader(conn.fileno())
         if len(fds) != 1 or not data or flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
             for fd in fds:
                 os.close(fd)
@@ -300,11 +410,6 @@ class Node:
             conn.close()
             return
         self._adopt(conn, sock, data)
-
-    def _drop_reader(self, conn: socket.socket, where: set[socket.socket]) -> None:
-        if conn in where:
-            where.discard(conn)
-            self.loop.remove_reader(conn.fileno())
 
     def _adopt(self, conn: socket.socket, sock: socket.socket, data: bytes) -> None:
         protocol = self.factory()
@@ -321,13 +426,12 @@ class Node:
                 conn.close()  # no reply: the sender serves it
                 transport.abort()
                 raise
-            try:
-                told = conn.send(b"k") == 1
-            except OSError:
-                told = False
+            # shutting down meanwhile: no reply, the sender serves it (or, if it is gone,
+            # nobody: a worker stopping does not take on a socket uvicorn never stops)
+            told = not self.closed and claim(conn)
             conn.close()
             if not told:
-                # the sender will serve it (it saw no reply): let go of our descriptor
+                # the sender serves it (it withdrew, or saw no reply): let go of our descriptor
                 transport.abort()
                 return
             STATS["adopted"] += 1
@@ -353,14 +457,43 @@ def _interceptor(base: type[asyncio.Protocol], node: Node) -> type[asyncio.Proto
 
     class Handoff(base):  # type: ignore[valid-type,misc]
         handoff_seen = False
+        handoff_data: bytes | None = None
+        """The first bytes, while an offer is pending."""
+        handoff_stopping = False
 
         def data_received(self, data: bytes) -> None:
             if self.handoff_seen:
                 base.data_received(self, data)
                 return
             self.handoff_seen = True
-            if not node.offer(self.transport, data, lambda: base.data_received(self, data)):
+            if node.offer(self, data):
+                self.handoff_data = data
+            else:
                 base.data_received(self, data)
+
+        def handoff_settled(self, sent: bool) -> None:
+            data, self.handoff_data = self.handoff_data, None
+            transport = self.transport
+            if transport.is_closing():
+                return
+            if sent:
+                transport.abort()  # only our descriptor: the home holds the socket
+            elif self.handoff_stopping or node.closed:
+                # this worker is stopping: not served here (a socket upgraded now would
+                # miss uvicorn's shutdown), but answered, so the client retries elsewhere
+                transport.write(UNAVAILABLE)
+                transport.close()
+            elif data is not None:
+                transport.resume_reading()
+                base.data_received(self, data)
+
+        def shutdown(self) -> None:
+            if self.handoff_data is not None:
+                # an offer pending: keep the socket (uvicorn waits for the connection)
+                # until the home replies or the timeout, then as handoff_settled says
+                self.handoff_stopping = True
+                return
+            base.shutdown(self)  # type: ignore[attr-defined]
 
     Handoff.__name__ = Handoff.__qualname__ = f"Handoff{base.__name__}"
     return Handoff

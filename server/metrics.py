@@ -45,8 +45,13 @@ def render(service: GameService, hub: Hub) -> str:
         "# HELP cloister_handoffs_adopted_total Game sockets another worker passed to this one.",
         "# TYPE cloister_handoffs_adopted_total counter",
         f"cloister_handoffs_adopted_total {HANDOFF['adopted']}",
-        "# HELP cloister_handoff_fallbacks_total Hand-offs the home did not take: served here.",
+        "# HELP cloister_handoff_fallbacks_total Hand-offs the home did not take: served here "
+        "(or, shutting down, refused with 503).",
         "# TYPE cloister_handoff_fallbacks_total counter",
         f"cloister_handoff_fallbacks_total {HANDOFF['fallbacks']}",
+        "# HELP cloister_handoff_timeouts_total Hand-offs whose home did not answer in time "
+        "(then counted as sent or as a fallback, as they ended).",
+        "# TYPE cloister_handoff_timeouts_total counter",
+        f"cloister_handoff_timeouts_total {HANDOFF['timeouts']}",
     ]
     return "\n".join(lines) + "\n"

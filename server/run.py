@@ -28,7 +28,8 @@ With ``workers > 1`` a game's WebSockets are also brought onto one worker, its h
 socket (its descriptor and the bytes read, over a Unix socket in a folder the parent makes
 and removes) to the game's home, which serves it as if it had accepted it. A game split
 over two workers costs the other one a doorbell, a read and a fold per move. It is only a
-shortcut: if the home is gone, restarting or does not answer, the worker that accepted the
+shortcut: if the home is gone, restarting or does not answer (within
+``CLOISTER_HANDOFF_TIMEOUT`` seconds, 1 by default), the worker that accepted the
 socket serves it. Linux only (elsewhere, and with ``CLOISTER_HANDOFF=0``, sockets stay
 where they landed).
 

@@ -71,7 +71,7 @@ def handoff_server(prefix: str) -> Iterator[tuple[str, HandoffServer]]:
     config = uvicorn_config(create_app(settings), port)
     config.workers = 2  # what the node reads: the number of slots
     server = HandoffServer(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, daemon=True, name=f"server-{id(server)}")
     thread.start()
     deadline = time.monotonic() + 15
     while server.handoff is None or server.handoff.slot is None:
@@ -211,6 +211,228 @@ async def test_a_dead_or_failing_home_leaves_the_socket_where_it_landed(
             await p.close()
         finally:
             home.close()
+
+
+def test_a_late_reply_and_a_withdrawal_cannot_both_win() -> None:
+    """The sender's withdrawal against the home's reply (``SOCK_SEQPACKET`` ends, as after
+    the message): exactly one of them serves the socket, whichever order they come in."""
+
+    opened: list[socket.socket] = []
+
+    def pair() -> tuple[socket.socket, socket.socket]:
+        sender, home = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        sender.setblocking(False)
+        home.setblocking(False)
+        opened.extend((sender, home))
+        return sender, home
+
+    try:
+        # the home replied just before the sender gave up: the home serves it
+        sender, home = pair()
+        assert handoff.claim(home) is True
+        assert handoff.withdraw(sender) is True
+        # the sender gave up first: the home's reply fails and it lets go
+        sender, home = pair()
+        assert handoff.withdraw(sender) is False
+        assert handoff.claim(home) is False
+        # the home had closed without a reply (refused, died): the sender serves it
+        sender, home = pair()
+        home.close()
+        assert handoff.withdraw(sender) is False
+        # the sender died with its offer open: nobody else holds the socket, the home
+        # serves it
+        sender, home = pair()
+        sender.close()
+        assert handoff.claim(home) is True
+    finally:
+        for sock in opened:
+            sock.close()
+
+
+def stall(server: HandoffServer, seconds: float) -> threading.Event:
+    """Block ``server``'s event loop for ``seconds`` (a stuck home); the event is set once
+    it is blocked, and cleared once it runs again."""
+    blocked = threading.Event()
+
+    def block() -> None:
+        blocked.set()
+        time.sleep(seconds)
+        blocked.clear()
+
+    server.handoff.loop.call_soon_threadsafe(block)  # type: ignore[union-attr]
+    assert blocked.wait(5)
+    return blocked
+
+
+async def on_loop(server: HandoffServer) -> None:
+    """Wait for a turn of ``server``'s loop (what it had queued has run)."""
+    loop = server.handoff.loop  # type: ignore[union-attr]
+    await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(asyncio.sleep(0.05), loop))
+
+
+def serves(server: uvicorn.Server, ws: object) -> bool:
+    """Whether a connection of ``server`` (HTTP or WebSocket) is the client ``ws``'s."""
+    local = tuple(ws.local_address[:2])  # type: ignore[attr-defined]
+    connections = server.server_state.connections
+    return any(tuple(getattr(c, "client", None) or ()) == local for c in connections)
+
+
+@linux
+@pytest.mark.redis
+async def test_a_stuck_home_times_out_and_the_socket_is_served_where_it_landed(
+    key_prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(RENDEZVOUS, str(tmp_path))
+    monkeypatch.setenv("CLOISTER_HANDOFF_TIMEOUT", "0.4")
+    with handoff_server(key_prefix) as (base0, s0), handoff_server(key_prefix) as (_, s1):
+        gid = await game_homed_on(base0, s1.handoff.slot)  # type: ignore[union-attr,arg-type]
+        timeouts, fallbacks, adopted = (
+            STATS.get("timeouts", 0),
+            STATS["fallbacks"],
+            STATS["adopted"],
+        )
+        stuck = stall(s1, 2.5)
+        started = time.monotonic()
+        p = Player(base0, gid)
+        welcome = await p.connect()
+        waited = time.monotonic() - started
+        # served by the sender once the home was late, long before the home woke up
+        assert welcome["seat"] is None and stuck.is_set(), waited
+        assert 0.4 <= waited < 2, waited
+        assert serves(s0, p.ws) and sockets_of(s0) == 1
+        assert STATS["timeouts"] == timeouts + 1 and STATS["fallbacks"] == fallbacks + 1
+        # the home wakes up, reads the withdrawn offer and lets go of its descriptor
+        await until(lambda: not stuck.is_set())
+        await on_loop(s1)
+        await on_loop(s1)
+        assert STATS["adopted"] == adopted and not serves(s1, p.ws) and sockets_of(s1) == 0
+        assert not s1.handoff.tasks  # type: ignore[union-attr]
+        # and the socket lives on where it was served
+        await asyncio.wait_for(await p.ws.ping(), 5)
+        assert serves(s0, p.ws)
+        await p.close()
+        # once awake, the home takes its sockets again
+        sent = STATS["sent"]
+        p = Player(base0, gid)
+        await p.connect()
+        await until(lambda: sockets_of(s1) == 1 and sockets_of(s0) == 0)
+        assert STATS["sent"] == sent + 1 and STATS["timeouts"] == timeouts + 1
+        await p.close()
+
+
+class HoldingHome:
+    """A slot's listener that takes hand-offs and holds them without a reply until told
+    to refuse them (closing its descriptors, as a home whose adoption failed)."""
+
+    def __init__(self, path: str) -> None:
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock.bind(path)
+        self.sock.listen(8)
+        self.held: list[tuple[socket.socket, list[int]]] = []
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = self.sock.accept()
+                _, fds, _, _ = socket.recv_fds(conn, 1 << 18, 1)
+                self.held.append((conn, fds))
+
+    def refuse(self, index: int) -> None:
+        conn, fds = self.held[index]
+        for fd in fds:
+            os.close(fd)
+        conn.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+        for conn, fds in self.held:
+            for fd in fds:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            conn.close()
+
+
+@linux
+@pytest.mark.redis
+async def test_a_sender_shutting_down_waits_for_its_hand_offs_and_answers_the_refused(
+    key_prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(RENDEZVOUS, str(tmp_path))
+    monkeypatch.setenv("CLOISTER_HANDOFF_TIMEOUT", "1.5")
+    with handoff_server(key_prefix) as (base, server):
+        other = 1 - server.handoff.slot  # type: ignore[union-attr,operator]
+        gid = await game_homed_on(base, other)
+        home = HoldingHome(str(tmp_path / f"slot-{other}.sock"))
+        try:
+            url = f"{base.replace('http', 'ws')}/api/games/{gid}/ws"
+            # two handshakes held by the home: one it refuses while the sender shuts down,
+            # one it never answers
+            refused = asyncio.ensure_future(websockets.connect(url, open_timeout=10))
+            unanswered = asyncio.ensure_future(websockets.connect(url, open_timeout=10))
+            await until(lambda: len(home.held) == 2)
+            thread = next(t for t in threading.enumerate() if t.name == f"server-{id(server)}")
+            server.should_exit = True
+            await until(lambda: server.handoff is None)  # its connections are told to stop
+            started = time.monotonic()
+            await asyncio.sleep(0.3)
+            assert thread.is_alive()  # waiting for its hand-offs
+            home.refuse(0)
+            # each gets an answer it can retry on, not a connection closed in silence
+            for handshake in (refused, unanswered):
+                with pytest.raises(websockets.InvalidStatus) as error:
+                    await handshake
+                response = error.value.response
+                assert response is not None
+                assert response.status_code == 503
+                assert response.headers["retry-after"] == "1"
+            # the unanswered one after the timeout, and the shutdown no later than that
+            assert 1.2 < time.monotonic() - started < 5
+            await asyncio.get_running_loop().run_in_executor(None, thread.join, 5)
+            assert not thread.is_alive()
+        finally:
+            home.close()
+
+
+@linux
+@pytest.mark.redis
+async def test_a_sender_gone_mid_hand_off_leaves_the_socket_to_the_home(
+    key_prefix: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(RENDEZVOUS, str(tmp_path))
+    with handoff_server(key_prefix) as (base, server):
+        gid, _ = await new_game_at(base)
+        adopted = STATS["adopted"]
+        # a sender that accepted a client's connection, passed it on and died: played here
+        # by a listener of the test's, the socket's descriptor and the request bytes sent to
+        # the home while its loop is blocked, then both closed
+        listener = socket.create_server(("127.0.0.1", 0))
+        client = socket.create_connection(listener.getsockname())
+        accepted, _ = listener.accept()
+        url = f"ws://127.0.0.1:{listener.getsockname()[1]}/api/games/{gid}/ws"
+        listener.close()
+        handshake = asyncio.ensure_future(websockets.connect(url, sock=client))
+        loop = asyncio.get_running_loop()
+        accepted.setblocking(False)
+        request = b""
+        while not request.endswith(b"\r\n\r\n"):
+            request += await loop.sock_recv(accepted, 1 << 16)
+        stuck = stall(server, 0.5)
+        conn = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        conn.connect(str(tmp_path / f"slot-{server.handoff.slot}.sock"))  # type: ignore[union-attr]
+        socket.send_fds(conn, [request], [accepted.fileno()])
+        accepted.close()
+        conn.close()
+        assert stuck.is_set()  # (so the home's reply is sure to find the sender gone)
+        ws = await asyncio.wait_for(handshake, 10)
+        await ws.send(orjson.dumps({"type": "hello", "token": None}).decode())
+        welcome = orjson.loads(await asyncio.wait_for(ws.recv(), 10))
+        assert welcome["type"] == "welcome", welcome
+        assert STATS["adopted"] == adopted + 1 and sockets_of(server) == 1
+        await ws.close()
 
 
 async def new_game_at(base: str) -> tuple[str, list[str]]:
