@@ -261,28 +261,43 @@ async def _submit(
     The acceptance normally rides on the connection's own update (``conn.acked``); only when
     none carried it (a duplicate, or nothing to show) is a separate ``accepted`` sent.
     """
-    if not cid or len(cid) > 128:
-        conn.push(
-            encode(Rejected(cid[:128], "bad_command_id", "command_id must be 1-128 characters"))
-        )
+    if _bad_id(conn, cid):
         return
     conn.acked = None
     token = ORIGIN.set(conn)
     try:
         version, dup = await append()
-    except (DomainError, ServiceError) as exc:
-        conn.push(encode(Rejected(cid, exc.code, exc.message)))
-    except STORE_ERRORS as exc:
-        # Redis is down or stalled: an answer, not a closed socket. The command may or may
-        # not have been appended (a lost reply): the same command_id resent later is
-        # applied once either way.
-        log.warning("command %s on %s: store unavailable (%s)", cid, conn.game_id, exc)
-        conn.push(encode(Rejected(cid, "unavailable", UNAVAILABLE + ", with the same id")))
+    except _REFUSALS as exc:
+        _refused(conn, cid, exc)
     else:
         if conn.acked != cid:
             conn.push(encode(Accepted(cid, version, dup)))
     finally:
         ORIGIN.reset(token)
+
+
+_REFUSALS: tuple[type[BaseException], ...] = (DomainError, ServiceError, *STORE_ERRORS)
+"""What an appending request may end in besides its answer (``_refused`` answers them)."""
+
+
+def _bad_id(conn: Connection, cid: str) -> bool:
+    """Refuse a command id out of bounds (True: refused)."""
+    if cid and len(cid) <= 128:
+        return False
+    conn.push(encode(Rejected(cid[:128], "bad_command_id", "command_id must be 1-128 characters")))
+    return True
+
+
+def _refused(conn: Connection, cid: str, exc: BaseException) -> None:
+    """Answer a request the service refused (or could not serve) on ``conn``."""
+    if isinstance(exc, (DomainError, ServiceError)):
+        conn.push(encode(Rejected(cid, exc.code, exc.message)))
+        return
+    # Redis is down or stalled: an answer, not a closed socket. The command may or may not
+    # have been appended (a lost reply): the same command_id resent later is applied once
+    # either way.
+    log.warning("command %s on %s: store unavailable (%s)", cid, conn.game_id, exc)
+    conn.push(encode(Rejected(cid, "unavailable", UNAVAILABLE + ", with the same id")))
 
 
 async def game_socket(ws: WebSocket) -> None:
@@ -405,11 +420,26 @@ async def game_socket(ws: WebSocket) -> None:
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot play")))
                         continue
-                    if _handed(conn, rec, seat, cid, "to take your seat back first"):
+                    held = rec.seats[seat]  # _handed's test, inline: its call once a move
+                    if held is not None and held.stand_in is not None:
+                        _handed(conn, rec, seat, cid, "to take your seat back first")
                         continue
-                    await _submit(
-                        conn, cid, partial(service.command, rec, seat, cid, raw, expected)
-                    )
+                    if _bad_id(conn, cid):
+                        continue
+                    # _submit's body, inline for the commonest request (a move): no
+                    # partial, and no coroutine of its own between this loop and the
+                    # service's.
+                    conn.acked = None
+                    token = ORIGIN.set(conn)
+                    try:
+                        version, dup = await service.command(rec, seat, cid, raw, expected)
+                    except _REFUSALS as exc:
+                        _refused(conn, cid, exc)
+                    else:
+                        if conn.acked != cid:
+                            conn.push(encode(Accepted(cid, version, dup)))
+                    finally:
+                        ORIGIN.reset(token)
                 case Leave(command_id=cid) | Retake(command_id=cid):
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators hold no seat")))
