@@ -246,11 +246,21 @@ class RedisStore:
         return cached
 
     async def _script(
-        self, keys: list[str], args: list[Any], head: PackedHead | None = None
+        self,
+        keys: list[str],
+        args: tuple[Any, ...],
+        head: PackedHead | None = None,
+        first: BaseException | None = None,
     ) -> Any:
+        """The append script's reply: sent by its SHA (by its text after ``NOSCRIPT``), sent
+        again on a lost connection, three attempts in all. ``first``: what the caller's own
+        first attempt raised (``append``'s quick path), taken as this one's first."""
         for attempt in range(3):
             try:
                 try:
+                    if first is not None:
+                        exc, first = first, None
+                        raise exc
                     if head is not None and isinstance(self._fast, RespConnection):
                         return await self._fast.execute_packed(head, *args)
                     return await self._fast.execute("EVALSHA", self._sha, len(keys), *keys, *args)
@@ -286,7 +296,7 @@ class RedisStore:
         # ints, the same bytes), from a table while small: hiredis turns an int argument
         # into text by calling its repr, a Python call per number.
         nums, top = _NUMS, len(_NUMS)
-        args: list[Any] = [
+        cells: list[Any] = [
             nums[expected] if 0 <= expected < top else expected,
             command_id,
             nums[len(events)] if len(events) < top else len(events),
@@ -297,11 +307,22 @@ class RedisStore:
         ]
         for e in events:
             schema = nums[e.schema] if 0 <= e.schema < top else e.schema
-            args.extend((e.type, schema, e.uuid, orjson.dumps(e.data)))
+            cells.extend((e.type, schema, e.uuid, orjson.dumps(e.data)))
         for k, v in meta.items():
-            args.extend((k, v))
+            cells.extend((k, v))
+        args = tuple(cells)  # as hiredis packs them
         keys, head = self._append_head(game_id)
-        reply, version = await self._script(keys, args, head)
+        fast = self._fast
+        if head is not None and type(fast) is RespConnection and fast.connected:
+            # The common case without _script's coroutine and execute_packed's: the command
+            # queued and its reply awaited here. Anything but a reply (NOSCRIPT, a lost
+            # connection) goes on in _script, as its first attempt.
+            try:
+                reply, version = await fast.send_packed(head, args)
+            except (RespError, ConnectionError) as exc:
+                reply, version = await self._script(keys, args, head, first=exc)
+        else:
+            reply, version = await self._script(keys, args, head)
         # The reply's status as the text it is, from a table (no decode, no check, no cast).
         status = _STATUS_OF.get(reply)
         if status is None:  # the script answers only these; anything else is a bug

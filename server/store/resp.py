@@ -245,7 +245,13 @@ class RespConnection:
         once, not once per command (hiredis formats every argument with a ``sprintf``)."""
         if self._writer is None:
             await self._open()
-        # ``_send``'s body, here: the append's one command a move, one coroutine fewer.
+        return await self.send_packed(head, args)
+
+    def send_packed(self, head: PackedHead, args: tuple[Any, ...]) -> asyncio.Future[Any]:
+        """``execute_packed`` without its coroutine, on an open connection (``connected``):
+        the command is queued now, its reply is the future's. The append's one command a
+        move: the store awaits the future itself, two coroutines fewer."""
+        # ``_send``'s body, here.
         loop = self._loop or asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         deadline = loop.time() + self.timeout
@@ -256,7 +262,12 @@ class RespConnection:
         if not self._flush_scheduled:
             self._flush_scheduled = True
             loop.call_soon(self._flush)
-        return await fut
+        return fut
+
+    @property
+    def connected(self) -> bool:
+        """Whether a command can be queued now (``send_packed``) without connecting first."""
+        return self._writer is not None
 
     async def _open(self) -> None:
         try:
