@@ -355,7 +355,8 @@ class GameCodec(Generic[T]):
 
     def decode_command(self, raw: Mapping[str, Any]) -> Any:
         """Raises :class:`UnknownCommand` or :class:`InvalidCommand`."""
-        if not isinstance(raw, Mapping):
+        # A dict (as decoded from JSON) before the ABC's check, a Python call each.
+        if type(raw) is not dict and not isinstance(raw, Mapping):
             raise InvalidCommand("a command must be a JSON object with a 'type'")
         fields = dict(raw)
         name = fields.pop("type", None)

@@ -291,7 +291,9 @@ def scoped_id(seat: int, command_id: str) -> str:
 def command_digest(kind: str, content: Any) -> str:
     """What a command was, to tell a resend (same digest) from another command sent under
     a used id."""
-    data = kind.encode() + b"\0" + orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
+    # A move's kind's prefix made once (``kind.encode() + b"\0"``).
+    prefix = _COMMAND_PREFIX if kind == "command" else kind.encode() + b"\0"
+    data = prefix + orjson.dumps(content, option=orjson.OPT_SORT_KEYS)
     # Most commands are ones sent before (a game has few distinct moves): their digest is
     # looked up, not hashed again (a SHA-256 and its hex cost more than the lookup).
     digest = _DIGESTS.get(data)
@@ -303,6 +305,7 @@ def command_digest(kind: str, content: Any) -> str:
 
 
 DIGESTS_KEPT = 1024
+_COMMAND_PREFIX = b"command\0"
 _DIGESTS: dict[bytes, str] = {}
 
 

@@ -570,7 +570,14 @@ class Hub:
         """Catch up watched games when any node appends (runs for the app's lifetime).
 
         A bell with head 0 means "subscribed (again)": catch up, whatever the version."""
+        projections = self.projections
         async for game_id, head in self.service.store.doorbells():
+            # Most bells are this process's own appends: the game's projection (made at
+            # its record's version, never past it) is at that head already, and the
+            # record is not looked up (the game cache's get, an LRU touch, per move).
+            proj = projections.get(game_id)
+            if proj is not None and 0 < head <= proj.version:
+                continue
             try:
                 rec = self.service.games.get(game_id)
                 if rec is not None and (head == 0 or head > rec.version):
