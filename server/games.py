@@ -156,6 +156,10 @@ class GameRecord:
     fork: dict[str, Any] | None = None
     """For a game forked from another (``server.fork``): the source and the events that
     rebuild its position, played out in place of the set-up when the game starts."""
+    names: Any = attrs.field(default=None, init=False, repr=False)
+    """``server.hub.table_names(rec)``, kept while no seat changes (``_seat_event``
+    clears it), for a game whose seat labels do not follow its state: every move's
+    fan-out asks for it."""
     game: Any = attrs.field(init=False, repr=False)
     """``gtype.game``, held as an attribute: the rules are asked for it about fifteen times
     a move, and a property is a Python call each time."""
@@ -324,6 +328,7 @@ _STATEFUL = frozenset((SEAT_TAKEN, SEAT_HANDED, SEAT_RETAKEN, GAME_STARTED, UNDO
 
 def _seat_event(rec: GameRecord, type_: str, data: dict[str, Any]) -> None:
     seat = data["seat"]
+    rec.names = None  # the players' names change
     if type_ == SEAT_TAKEN:
         rec.seats[seat] = SeatInfo(data["name"], data.get("bot"))
     elif (info := rec.seats[seat]) is not None:

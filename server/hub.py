@@ -32,6 +32,7 @@ import attrs
 import orjson
 
 from domain import REVIEW, SPECTATOR, Names, Viewer, seat_viewer
+from domain.game import GameBase
 from domain.secrets import UndeclaredSecrets
 from domain.views import Memo, render
 from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
@@ -121,12 +122,20 @@ Table = tuple[tuple[str, ...], tuple[str | None, ...]]
 
 def table_names(rec: GameRecord) -> Table:
     """The labels (as the game's state has them) and players' log names of the seats: the
-    same for every audience of one batch of entries."""
+    same for every audience of one batch of entries. Kept on the record (``names``) for
+    a game with the default labels (the same in every state) until a seat changes."""
+    table: Table | None = rec.names
+    if table is not None:
+        return table
     labels = rec.labels
+    game = rec.game
     if rec.state is not None:
-        labels = rec.game.table_labels(rec.state, labels)
+        labels = game.table_labels(rec.state, labels)
     players = tuple(None if s is None else s.log_name for s in rec.seats)
-    return tuple(labels), players
+    table = tuple(labels), players
+    if getattr(type(game), "table_labels", None) is GameBase.table_labels:
+        rec.names = table
+    return table
 
 
 def names_for(rec: GameRecord, viewer: Viewer, table: Table | None = None) -> Names:
@@ -489,8 +498,16 @@ class Hub:
             if conn.version >= version:
                 continue
             seat = conn.seat
-            # audience() without the call: one per connection per move.
-            viewer = REVIEW if terminal else SPECTATOR if seat is None else seat_viewer(seat)
+            # audience() without the call: one per connection per move. While the game
+            # runs, what the connection holds is its seat's audience already (attach,
+            # resync and every frame set it so; only the end makes it REVIEW).
+            holds = conn.holds
+            if terminal:
+                viewer = REVIEW
+            elif holds is not None and holds is not REVIEW:
+                viewer = holds
+            else:
+                viewer = SPECTATOR if seat is None else seat_viewer(seat)
             if table is _UNSET:
                 table = self.table(rec)
             if conn.version != base:
