@@ -59,34 +59,54 @@ def benefits(state: State, pos: int, cell: int, tile: str) -> tuple[int, list[in
     return coin, tokens
 
 
+_TILE_PAIR: dict[str, int] = {
+    t: PAIR_OF[i.faction] for t, i in TILES.items() if i.faction is not None
+}
+"""Each faction tile's pair (Battle card); Two-Coin tiles have none."""
+_TILE_SIDE_BIT: dict[str, int] = {
+    t: 1 << FACTION_SIDE[i.faction] for t, i in TILES.items() if i.faction is not None
+}
+"""Each faction tile's side as a bit: a component holding both sides' bits (3) is a
+conflict."""
+
+
 def conflicts(state: State, book: Book) -> list[Conflict]:
     """Every conflict (connected faceup tiles of one pair, both factions present)."""
-    # Each cell's faceup faction read once (the walk below looks at each cell from each of
-    # its neighbours): this runs after every placement.
+    # Runs after every placement: each cell's pair read once, by tile (no faction string
+    # looked up twice), a cell marked as seen by clearing its pair, each component's sides
+    # or'ed as bits while it is walked (no sets), and nothing walked on a Book whose faceup
+    # tiles are all of one side (no conflict is possible there).
     down = state.facedown
-    factions = [None if t is None or t in down else TILES[t].faction for t in book.cells]
-    seen: set[int] = set()
+    pair_of: list[int | None] = []
+    bit_of: list[int] = []
+    for t in book.cells:
+        if t is None or t in down or (pair := _TILE_PAIR.get(t)) is None:
+            pair_of.append(None)
+            bit_of.append(0)
+        else:
+            pair_of.append(pair)
+            bit_of.append(_TILE_SIDE_BIT[t])
     out: list[Conflict] = []
+    if 1 not in bit_of or 2 not in bit_of:
+        return out
     for start in range(25):
-        f = factions[start]
-        if f is None or start in seen:
+        pair = pair_of[start]
+        if pair is None:
             continue
-        pair = PAIR_OF[f]
-        comp = {start}
-        todo = [start]
-        while todo:
-            c = todo.pop()
-            for n in NEIGHBOURS[c]:
-                if n in comp:
-                    continue
-                g = factions[n]
-                if g is not None and PAIR_OF[g] == pair:
-                    comp.add(n)
-                    todo.append(n)
-        seen |= comp
-        sides = {FACTION_SIDE[factions[c] or ""] for c in comp}
-        if len(sides) == 2:
-            out.append(Conflict(pair, tuple(sorted(comp))))
+        pair_of[start] = None
+        comp = [start]
+        sides = bit_of[start]
+        i = 0
+        while i < len(comp):
+            for n in NEIGHBOURS[comp[i]]:
+                if pair_of[n] == pair:
+                    pair_of[n] = None
+                    comp.append(n)
+                    sides |= bit_of[n]
+            i += 1
+        if sides == 3:
+            comp.sort()
+            out.append(Conflict(pair, tuple(comp)))
     return out
 
 
