@@ -11,12 +11,15 @@ __all__ = [
     "CRUSADE_FACTION",
     "battle_cards_won",
     "breakdown",
+    "breakdowns",
     "crusade_points",
     "score_preview",
     "winners",
 ]
 
 CRUSADE = 3
+TILES = CONTENT.tiles
+SPACE_POINTS = tuple(points for _, points in CONTENT.ritual_spaces)
 """The Crusade's place in :func:`breakdown`."""
 
 CRUSADE_FACTION: dict[str, str] = {
@@ -44,16 +47,19 @@ def _tally(state: State, book: Book) -> _Tally:
         return hit[3]
     tiles, gold = [0, 0], [0, 0]
     down: dict[str, int] = {}
+    facedown = state.facedown
+    leaf = dict(state.gold) if state.gold else None  # hosts' gold leaf (solo only)
     for tile in book.cells:
         if tile is None:
             continue
-        info = CONTENT.tiles[tile]
-        if tile in state.facedown:
+        info = TILES[tile]
+        if tile in facedown:
             if info.faction is not None:
                 down[info.faction] = down.get(info.faction, 0) + 1
             continue
         tiles[info.side] += 1
-        gold[info.side] += len(state.gold_of(tile))
+        if leaf is not None and tile in leaf:
+            gold[info.side] += len(leaf[tile])
     tally: _Tally = ((tiles[0], tiles[1]), (gold[0], gold[1]), down)
     _TALLIES.put(id(book), (book, state.facedown, state.gold, tally))
     return tally
@@ -95,6 +101,59 @@ def breakdown(state: State, side: int, *, with_crusade: bool = True) -> tuple[in
     monk_books = 0 if player.human else CONTENT.monk_book_points * len(player.books_completed)
     gold_points = 0 if player.human else CONTENT.monk_gold_leaf_points * gold
     return (monastery, battles, books, crusade, sheep, monk_books, gold_points)
+
+
+def breakdowns(state: State) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Both sides' :func:`breakdown` (their Crusades counted), each Book's tally and the
+    face-down tiles per faction read once for the two (the view scores both sides after
+    every move that changes a Book)."""
+    monastery = [0, 0]
+    for index, owner in enumerate(state.ritual_spaces):
+        if owner is not None:
+            monastery[owner] += SPACE_POINTS[index % 3]
+    won = [0, 0]
+    for rev, irr in state.battle:
+        if rev > irr:
+            won[0] += 1
+        elif irr > rev:
+            won[1] += 1
+    books, gold = [0, 0], [0, 0]
+    down: dict[str, int] = {}
+    for book in state.books:
+        (t0, t1), (g0, g1), d = _tally(state, book)
+        books[0] += t0
+        books[1] += t1
+        gold[0] += g0
+        gold[1] += g1
+        for faction, n in d.items():
+            down[faction] = down.get(faction, 0) + n
+    out: list[tuple[int, ...]] = []
+    for side in (0, 1):
+        player = state.players[side]
+        if player.human:
+            crusade = (
+                0
+                if player.crusade is None
+                else crusade_points(down.get(CRUSADE_FACTION[player.crusade], 0))
+            )
+            monk_books = gold_points = 0
+        else:
+            # D-41: the faction of which he has defeated the most tiles.
+            crusade = crusade_points(max(down.get(f, 0) for f in CONTENT.factions[1 - side]))
+            monk_books = CONTENT.monk_book_points * len(player.books_completed)
+            gold_points = CONTENT.monk_gold_leaf_points * gold[side]
+        out.append(
+            (
+                monastery[side],
+                CONTENT.battle_card_points * won[side],
+                books[side],
+                crusade,
+                -len(player.sheep_pen),
+                monk_books,
+                gold_points,
+            )
+        )
+    return out[0], out[1]
 
 
 def winners(state: State, scores: tuple[int, int]) -> tuple[int, ...]:
@@ -147,7 +206,7 @@ def _make_score_preview(state: State, seats: range) -> ByAudience[dict[str, int]
     if not state.books:
         zero = {k: 0 for k in SIDES}
         return ByAudience(tuple(zero for _ in seats), zero)
-    scores = [breakdown(state, s) for s in (0, 1)]
+    scores = breakdowns(state)
     full = [sum(b) for b in scores]
     bare = [f - b[CRUSADE] for f, b in zip(full, scores, strict=True)]
     open_ = [state.phase is PHASE_OVER or not state.players[s].human for s in (0, 1)]
