@@ -43,6 +43,7 @@ from protocol import (
     SendCommand,
     Undo,
     decode_client,
+    decode_client_parts,
     encode,
 )
 
@@ -411,12 +412,14 @@ async def game_socket(ws: WebSocket) -> None:
                         flooded = True
                         break
                     continue
-                message = decode_client(text)
+                message = decode_client_parts(text)
             except ProtocolError as exc:
                 conn.push(encode(Error(exc.code, exc.message, exc.details)))
                 continue
+            if type(message) is SendCommand:  # one the converter built
+                message = (message.command_id, message.command, message.expected_version)
             match message:
-                case SendCommand(command_id=cid, command=raw, expected_version=expected):
+                case (cid, raw, expected):  # a command's fields (decode_client_parts)
                     if seat is None:
                         conn.push(encode(Rejected(cid, "spectator", "spectators cannot play")))
                         continue
