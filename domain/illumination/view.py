@@ -210,15 +210,14 @@ def _player_view(state: State, side: int) -> PlayerPanel:
 
 _ARCHWAYS: Reused[list[list[dict[str, Any] | None]]] = Reused()
 _PENS: Reused[list[dict[str, Any]]] = Reused()
-_LISTS: Reused[list[str]] = Reused()
-"""A panel's pieces by the player's value they show (its archways, its Sheep Pen, a tuple of
-names): a move that changes a player changes one or two of its fields, and the panel made
-anew keeps the others' very pieces, which the hub's diff then skips by identity instead of
-comparing them (nine archways of tile dicts, twice: the diff compares, then walks)."""
+"""A panel's pieces by the player's value they show (its archways, its Sheep Pen; a tuple
+of names: ``_listed``): a move that changes a player changes one or two of its fields, and
+the panel made anew keeps the others' very pieces, which the hub's diff then skips by
+identity instead of comparing them (nine archways of tile dicts, twice: the diff compares,
+then walks)."""
 _STACKS: Reused[list[list[str]]] = Reused()
-_DECKS: Reused[list[str]] = Reused()
-"""The order of a side's stacks and deck (sent after the game only), by their tuples: the
-same lists while they stay (most moves), not new ones at every panel made."""
+"""The order of a side's stacks and deck (``_listed``; sent after the game only), by their
+tuples: the same lists while they stay (most moves), not new ones at every panel made."""
 _NO_TILES: list[dict[str, Any]] = []
 """Every empty Sheep Pen's (views are never mutated)."""
 _TOKENS: dict[tuple[int, ...], dict[str, int]] = {}
@@ -249,8 +248,24 @@ def _pen(state: State, p: Player) -> list[dict[str, Any]]:
     )
 
 
+_LISTED: Kept[int, tuple[tuple[str, ...], list[str]]] = Kept(2 * REUSE_MAX)
+"""``_listed``'s lists by their tuple (its identity, kept alive in the entry): twice a
+cache's entries, for the four tuples of each side of each game."""
+_NO_NAMES: list[str] = []
+"""Every empty hand's, discard's, box's and deck's (views are never mutated)."""
+
+
 def _listed(items: tuple[str, ...]) -> list[str]:
-    return _LISTS.get(items, (), lambda: list(items))
+    # A look-up by identity without Reused's closure and inputs: a panel made anew asks
+    # four of these (hand, discard, box, deck), nearly always for a tuple it had before.
+    if not items:
+        return _NO_NAMES
+    hit = _LISTED.get(id(items))
+    if hit is not None and hit[0] is items:
+        return hit[1]
+    view = list(items)
+    _LISTED.put(id(items), (items, view))
+    return view
 
 
 def _by_ritual(counts: tuple[int, ...]) -> dict[str, int]:
@@ -296,7 +311,7 @@ def _make_player_view(state: State, side: int) -> PlayerPanel:
         boxed=_listed(p.boxed),
         monk=monk,
         stacks=_STACKS.get(p.stacks, (), lambda: [list(s) for s in p.stacks]),
-        deck=_DECKS.get(p.deck, (), lambda: list(p.deck)),
+        deck=_listed(p.deck),
         over=state.phase is PHASE_OVER,
     )
 
