@@ -140,6 +140,19 @@ def _paid(
     return hit
 
 
+_KINDS: dict[tuple[str, ...], frozenset[str]] = {}
+"""The card types in a hand, by the hand (a value: a few hundred hands in all)."""
+
+
+def _kinds(hand: tuple[str, ...]) -> frozenset[str]:
+    kinds = _KINDS.get(hand)
+    if kinds is None:
+        if len(_KINDS) >= 4096:
+            _KINDS.clear()
+        kinds = _KINDS[hand] = frozenset(card.split("-")[1] for card in hand)
+    return kinds
+
+
 @lru_cache(maxsize=4096)
 def _payments(coins: int, tokens: tuple[int, ...], cost: int) -> tuple[tuple[int, ...], ...]:
     out: list[tuple[int, ...]] = []
@@ -223,7 +236,7 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
         for size in (3, 4, 5):
             if state.ritual_spaces[r * 3 + size - 3] is None and player.tokens[r] >= size:
                 out.append(_the(cmd.ClaimRitual, here, size))
-    kinds = {card.split("-")[1] for card in player.hand}
+    kinds = _kinds(player.hand)
     if "MOTUS" in kinds:
         for book in books:
             if book.closed:
