@@ -149,15 +149,17 @@ async def test_a_socket_is_served_by_its_games_home(
         assert ws.close_code == 1009
 
 
-class SilentHome:
-    """A slot's listener that takes hand-offs and dies on them: no reply, descriptors closed."""
+class FakeHome:
+    """A slot's listener in a thread, standing in for a home worker: it accepts hand-offs
+    and gives each (its connection and the descriptors received) to ``took``."""
 
     def __init__(self, path: str) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.sock.bind(path)
         self.sock.listen(8)
-        self.taken = 0
         self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def start(self) -> None:
         self.thread.start()
 
     def run(self) -> None:
@@ -165,15 +167,30 @@ class SilentHome:
             while True:
                 conn, _ = self.sock.accept()
                 _, fds, _, _ = socket.recv_fds(conn, 1 << 18, 1)
-                for fd in fds:
-                    os.close(fd)
-                self.taken += 1
-                conn.close()
+                self.took(conn, fds)
+
+    def took(self, conn: socket.socket, fds: list[int]) -> None:
+        raise NotImplementedError
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self.sock.shutdown(socket.SHUT_RDWR)
         self.sock.close()
+
+
+class SilentHome(FakeHome):
+    """A home that takes hand-offs and dies on them: no reply, descriptors closed."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.taken = 0
+        self.start()
+
+    def took(self, conn: socket.socket, fds: list[int]) -> None:
+        for fd in fds:
+            os.close(fd)
+        self.taken += 1
+        conn.close()
 
 
 @linux
@@ -320,24 +337,17 @@ async def test_a_stuck_home_times_out_and_the_socket_is_served_where_it_landed(
         await p.close()
 
 
-class HoldingHome:
-    """A slot's listener that takes hand-offs and holds them without a reply until told
-    to refuse them (closing its descriptors, as a home whose adoption failed)."""
+class HoldingHome(FakeHome):
+    """A home that takes hand-offs and holds them without a reply until told to refuse
+    them (closing its descriptors, as a home whose adoption failed)."""
 
     def __init__(self, path: str) -> None:
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self.sock.bind(path)
-        self.sock.listen(8)
+        super().__init__(path)
         self.held: list[tuple[socket.socket, list[int]]] = []
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
+        self.start()
 
-    def run(self) -> None:
-        with contextlib.suppress(OSError):
-            while True:
-                conn, _ = self.sock.accept()
-                _, fds, _, _ = socket.recv_fds(conn, 1 << 18, 1)
-                self.held.append((conn, fds))
+    def took(self, conn: socket.socket, fds: list[int]) -> None:
+        self.held.append((conn, fds))
 
     def refuse(self, index: int) -> None:
         conn, fds = self.held[index]
@@ -346,9 +356,7 @@ class HoldingHome:
         conn.close()
 
     def close(self) -> None:
-        with contextlib.suppress(OSError):
-            self.sock.shutdown(socket.SHUT_RDWR)
-        self.sock.close()
+        super().close()
         for conn, fds in self.held:
             for fd in fds:
                 with contextlib.suppress(OSError):
@@ -491,6 +499,7 @@ async def test_with_two_workers_a_games_sockets_meet_on_one_worker(
             workers = await served_by(base, gid, tokens)
             # a forged token's rejection comes from the same worker, structured
             ws = await websockets.connect(f"{base.replace('http', 'ws')}/api/games/{gid}/ws")
+            assert ws.response is not None
             workers.add(ws.response.headers["x-cloister-worker"])
             await ws.send(orjson.dumps({"type": "hello", "token": "forged"}).decode())
             assert orjson.loads(await asyncio.wait_for(ws.recv(), 10))["code"] == "bad_token"
