@@ -1,15 +1,21 @@
-"""Instructions per swap move of the real server, counted by callgrind.
+"""Instructions per move of the real server, counted by callgrind.
 
-``python -m bench.callgrind_moves [--lanes 10] [--warm 2] [--out PREFIX] [--src DIR]``
+``python -m bench.callgrind_moves [--game swap|illumination] [--lanes 10] [--warm 2]
+[--out PREFIX] [--src DIR]``
 
 Starts ``bench.serve``'s Cloister app (the swap game registered, rate limits lifted; one
 worker, uvicorn, the Redis at ``REDIS_URL`` under a fresh key prefix, deleted at the end)
 under ``valgrind --tool=callgrind``, with the periodic look-overs (reconcile, clocks)
 set far apart so that they do not run inside the count. The client is the benchmark's own
 (``bench.harness``), outside valgrind: ``--warm`` matches first (imports, codecs and
-caches warm), then the counters are zeroed (``callgrind_control -z``), ``--lanes`` swap
-matches of 200 moves are played at once to the end, and the counters dumped
+caches warm), then the counters are zeroed (``callgrind_control -z``), ``--lanes``
+matches are played at once to the end (the swap game's 200 moves, or Illumination duels
+with random legal moves, as the peer benchmark plays them), and the counters dumped
 (``callgrind_control -d``). Printed: the instructions of that window and per move.
+
+Illumination's duels are random and the server draws each game's seed itself, so two runs
+play different games: their counts per move differ by a few percent more than the swap
+game's. Use more lanes (20) and several pairs.
 
 The count moves by a percent or two from run to run (how the moves of the lanes happen to
 batch into event-loop turns and Redis writes): compare runs side by side, A B A B.
@@ -99,13 +105,20 @@ async def wait_up(base: str, proc: subprocess.Popen[bytes], timeout: float = 300
     raise RuntimeError("the server did not come up")
 
 
-async def tables(base: str, n: int) -> list[PreparedGame]:
-    """``n`` swap games with both seats taken, as the peer benchmark makes them (an absence
-    of an hour: no bot stands in for a seat meanwhile)."""
+GAMES = {
+    "swap": {"type": "bench-swap", "options": {"absent": 3600}},
+    "illumination": {"type": "illumination", "options": {"mode": "duel", "absent": 3600}},
+}
+"""What the peer benchmark creates (``bench/peers/load.mjs``): an absence of an hour, so
+that no bot stands in for a seat meanwhile."""
+
+
+async def tables(base: str, n: int, kind: str = "swap") -> list[PreparedGame]:
+    """``n`` games of ``kind`` with both seats taken, as the peer benchmark makes them."""
     out = []
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         for i in range(n):
-            body = {"type": "bench-swap", "options": {"absent": 3600}}
+            body = GAMES[kind]
             game = (await http.post("/api/games", json=body)).json()
             tokens = []
             for seat in (0, 1):
@@ -116,10 +129,10 @@ async def tables(base: str, n: int) -> list[PreparedGame]:
     return out
 
 
-async def play(base: str, n: int, before: Any = None, after: Any = None) -> int:
+async def play(base: str, n: int, before: Any = None, after: Any = None, game: str = "swap") -> int:
     """Set up ``n`` matches, then (between ``before()`` and ``after()``) play them all at
     once to the end; the moves played."""
-    games = await tables(base, n)
+    games = await tables(base, n, game)
     await connect_games(base, games, concurrency=8)
     await asyncio.sleep(0.5)  # the welcomes' tails (snapshots, lobby) settle
     stats = Stats()
@@ -153,13 +166,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         try:
             await wait_up(base, proc)
             if args.warm:
-                await play(base, args.warm)
+                await play(base, args.warm, game=args.game)
             if args.profile:
                 moves = await play(
                     base,
                     args.lanes,
                     lambda: os.kill(proc.pid, signal.SIGUSR1),
                     lambda: os.kill(proc.pid, signal.SIGUSR2),
+                    args.game,
                 )
                 await asyncio.sleep(2)  # the dump
             else:
@@ -168,6 +182,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     args.lanes,
                     lambda: control(proc.pid, "-z"),
                     lambda: control(proc.pid, "-d"),
+                    args.game,
                 )
         finally:
             proc.terminate()
@@ -189,7 +204,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     p = argparse.ArgumentParser(prog="python -m bench.callgrind_moves")
-    p.add_argument("--lanes", type=int, default=10, help="swap matches played at once")
+    p.add_argument("--game", choices=sorted(GAMES), default="swap", help="the game played")
+    p.add_argument("--lanes", type=int, default=10, help="matches played at once")
     p.add_argument("--warm", type=int, default=2, help="matches played before counting")
     p.add_argument("--out", default=None, help="callgrind output file prefix")
     p.add_argument("--src", default=None, help="the server's code from this checkout (an A/B pair)")
