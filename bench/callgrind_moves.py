@@ -13,9 +13,10 @@ matches are played at once to the end (the swap game's 200 moves, or Illuminatio
 with random legal moves, as the peer benchmark plays them), and the counters dumped
 (``callgrind_control -d``). Printed: the instructions of that window and per move.
 
-Illumination's duels are random and the server draws each game's seed itself, so two runs
-play different games: their counts per move differ by a few percent more than the swap
-game's. Use more lanes (20) and several pairs.
+The server under count draws its games' secret seeds from a counter and the client each
+game's moves from a random source of its own, so that two runs play the same games move for
+move (Illumination's duels are random: with other games, counts per move differ by a
+percent or two). Use 20 lanes for Illumination.
 
 The count moves by a percent or two from run to run (how the moves of the lanes happen to
 batch into event-loop turns and Redis writes): compare runs side by side, A B A B.
@@ -59,6 +60,11 @@ from server import create_app
 from server.run import tune_gc
 
 port, prefix = int(sys.argv[1]), sys.argv[2]
+# Every game's secret seed from a counter, so that two runs (an A/B pair) deal the same
+# games in the same order: with the client's per-game choices (``play``), the same moves.
+import hashlib, itertools, secrets
+_seeds = itertools.count()
+secrets.token_hex = lambda n=32: hashlib.sha256(b"%d" % next(_seeds)).hexdigest()[: 2 * n]
 # The look-overs every few seconds would land in the count at valgrind's pace.
 settings = attrs.evolve(
     cloister_settings(prefix), reconcile_seconds=3600.0, clock_tick=3600.0, clock_watch=3600.0
@@ -136,10 +142,13 @@ async def play(base: str, n: int, before: Any = None, after: Any = None, game: s
     await connect_games(base, games, concurrency=8)
     await asyncio.sleep(0.5)  # the welcomes' tails (snapshots, lobby) settle
     stats = Stats()
-    rng = random.Random(7)
     if before is not None:
         before()
-    await asyncio.gather(*(play_game(g, stats, rng, float("inf")) for g in games))
+    # A random source per game (not one shared, drawn from in whatever order the lanes'
+    # moves happen to interleave): each game's moves are then the same on every run.
+    await asyncio.gather(
+        *(play_game(g, stats, random.Random(i), float("inf")) for i, g in enumerate(games))
+    )
     if after is not None:
         after()
     for g in games:

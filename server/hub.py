@@ -141,8 +141,28 @@ def table_names(rec: GameRecord) -> Table:
 def names_for(rec: GameRecord, viewer: Viewer, table: Table | None = None) -> Names:
     """How this audience's log names the seats: "Ann (France)", for ``viewer``'s reading.
     ``table``: ``table_names(rec)``, when the caller has it."""
-    labels, players = table_names(rec) if table is None else table
-    return Names(labels, players, viewer)
+    return _names(table_names(rec) if table is None else table, viewer)
+
+
+_NAMES: dict[tuple[int, int], tuple[Table, Viewer, Names]] = {}
+"""Names by the identities of a table (kept on its record until a seat changes) and an
+audience (the shared viewers ``audience`` gives), with both kept alive in the entry so that
+no id is reused while it lives. Every move narrates its events once per audience: one
+``Names`` each time was an attrs ``__init__`` per audience per move, and a new object every
+time, which the games' narration caches (by identity first) could never find again."""
+_NAMES_MAX = 4096
+
+
+def _names(table: Table, viewer: Viewer) -> Names:
+    key = (id(table), id(viewer))
+    hit = _NAMES.get(key)
+    if hit is not None and hit[0] is table and hit[1] is viewer:
+        return hit[2]
+    if len(_NAMES) >= _NAMES_MAX:
+        _NAMES.clear()
+    names = Names(table[0], table[1], viewer)
+    _NAMES[key] = (table, viewer, names)
+    return names
 
 
 def wire_events(rec: GameRecord, entries: list[LogEntry], viewer: Viewer) -> list[WireEvent]:
@@ -157,8 +177,7 @@ def _wire_dicts(
     """As ``wire_events``, as JSON-ready dicts (the fan-out encodes them once per audience).
     ``table``: ``table_names(rec)``, when the caller has it."""
     game = rec.game
-    labels, players = table_names(rec) if table is None else table
-    names = Names(labels, players, viewer)  # names_for(), without its call
+    names = _names(table_names(rec) if table is None else table, viewer)
     out: list[dict[str, Any]] = []
     for e in entries:
         # LogEntry.data, without its property call when already parsed (an appended entry).

@@ -10,7 +10,7 @@ Knight"), never by id.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, assert_never
+from typing import assert_never
 
 from ..narration import Names, join_words, plural
 from ..viewers import Viewer
@@ -151,23 +151,28 @@ _READERS: Kept[Names, Reader] = Kept(1024)
 each audience, and a Reader costs about ten times the look-up."""
 
 
-_LAST: list[Any] = [None, None]
-"""The Names last read, by identity, and its Reader: the server narrates every event of a
-move with one Names per audience, and finding it in ``_READERS`` (a hash and an equality
-of a frozen class, both Python calls) cost a quarter of narrating."""
+_BY_ID: dict[int, tuple[Names, Reader]] = {}
+"""Readers by the identity of the Names they read (kept alive in the entry, so that no id
+is reused while it lives): the server narrates every event of a move once per audience,
+with the same Names object for an audience from move to move (``server.hub``), and finding
+it in ``_READERS`` (a hash and an equality of a frozen class, both Python calls) cost a
+quarter of narrating. One entry was not enough: a duel's two audiences take turns."""
+_BY_ID_MAX = 1024
 
 
 def narrate(e: ev.Event, names: Names) -> str:
-    last = _LAST
-    if last[0] is names:
-        reader: Reader = last[1]
+    hit = _BY_ID.get(id(names))
+    if hit is not None and hit[0] is names:
+        reader = hit[1]
     else:
         found = _READERS.get(names)
         if found is None:
             found = Reader(names)
             _READERS.put(names, found)
-        reader = last[1] = found
-        last[0] = names
+        if len(_BY_ID) >= _BY_ID_MAX:
+            _BY_ID.clear()
+        _BY_ID[id(names)] = (names, found)
+        reader = found
     return _cap(_sentence(e, reader))
 
 
