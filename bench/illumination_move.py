@@ -9,7 +9,8 @@ recorded command as the server handles it and adds up the CPU time of each stage
   where the kernel has ``decide_and_fold``, else the events folded again (older checkouts);
 * ``view``: the full view, rendered for both seats (the two audiences of a duel), sharing a
   memo as the hub does;
-* ``legal``: the seat to act's legal commands, encoded and compacted (``protocol.legal``);
+* ``legal``: the seat to act's legal commands, encoded and compacted as the hub does
+  (``protocol.legal``; a run at a time where the rules hand out their runs);
 * ``delta``: each seat's view diffed against the one it held (``protocol.delta``).
 
 The collector is set as the server sets it (``server.run.tune_gc``). Prints the median over
@@ -71,6 +72,20 @@ def _decided(game: Any) -> Any:
     return decide_and_fold
 
 
+def _legal_stage(game: Any, codec: Any) -> Any:
+    """The seat's compact legal commands as this checkout's hub works them out."""
+    runs = getattr(game, "legal_segments", None)
+    try:
+        from protocol.legal import compact_segments
+    except ImportError:
+        runs = None
+    if runs is None:
+        return lambda state, seat: compact_legal(
+            codec.encode_commands(game.legal_commands(state, seat))
+        )
+    return lambda state, seat: compact_segments(codec, runs(state, seat))
+
+
 def one_pass(
     game: Any, games: Sequence[tuple[Any, list[tuple[int, Any, str]]]], at_once: int = 1
 ) -> list[int]:
@@ -78,6 +93,7 @@ def one_pass(
     played side by side, one move of each in turn (as the server's matches interleave: what
     the rules keep from one move of a game to its next must outlast the others' moves)."""
     codec = GameCodec.for_game(game)
+    legal = _legal_stage(game, codec)
     both = _decided(game)
     clock = time.process_time_ns
     spent = [0] * len(STAGES)
@@ -115,7 +131,7 @@ def one_pass(
             views = [render(full, v, memo) for v in AUDIENCES]
             t3 = clock()
             for s in sorted(game.to_act(after)):
-                compact_legal(codec.encode_commands(game.legal_commands(after, s)))
+                legal(after, s)
             t4 = clock()
             for old, new in zip(held, views, strict=True):
                 diff(old, new)

@@ -57,6 +57,7 @@ __all__ = [
     "decide_and_fold",
     "fold",
     "fork_reshuffle",
+    "legal_segments",
     "type_name",
     "validate_options",
 ]
@@ -298,6 +299,22 @@ def decide_and_fold(
         return decided
     events = game.decide(state, seat, command, ctx)
     return events, fold(game, state, events)
+
+
+def legal_segments(game: Game[S, C, Any], state: S, seat: Seat) -> Sequence[Sequence[C]]:
+    """``game.legal_commands(state, seat)`` as consecutive runs, in order: their commands
+    one after another are that list.
+
+    A game may define ``legal_segments`` itself, handing out the very same tuple for the
+    same run from one state to the next (every way to pay with the same coins, a tile on
+    the same free squares): the server then encodes and groups a run once, by its identity
+    (``protocol.legal.compact_segments``), instead of a step per command of every list. A
+    game that does not has its list as one run."""
+    hook = getattr(game, "legal_segments", None)
+    if hook is not None:
+        segments: Sequence[Sequence[C]] = hook(state, seat)
+        return segments
+    return (game.legal_commands(state, seat),)
 
 
 def fork_reshuffle(game: Game[S, Any, E], state: S, ctx: Context) -> Sequence[E]:

@@ -20,17 +20,20 @@ unordered, so the expanded commands are equal to the originals:
 games of every game).
 
 This is done here, generically, from the encoded commands: no game's ``legal_commands``
-knows about it.
+knows about it. A game that can list its commands as the runs they are made of, the very
+same tuple for the same run from one state to the next (``legal_segments``, see
+``domain.game``), has them grouped by :func:`compact_segments` a run at a time: the same
+groups, with a look-up per run instead of a Python step per command.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import compress
+from itertools import chain, compress
 from operator import itemgetter, ne
 from typing import Any
 
-__all__ = ["compact_legal", "expand_legal"]
+__all__ = ["compact_legal", "compact_segments", "expand_legal"]
 
 Command = dict[str, Any]
 
@@ -74,6 +77,105 @@ def _reused_group(type_: Any, keys: tuple[str, ...], run: list[Command], out: li
         if len(_GROUPS) >= _GROUPS_MAX:
             _GROUPS.clear()
         hit = _GROUPS[ids] = (tuple(run), made)
+    out.extend(hit[1])
+
+
+Signature = tuple[Any, tuple[str, ...]]
+"""What makes consecutive encoded commands one group: their type and their keys."""
+
+Part = tuple[Signature, tuple[Command, ...]]
+"""Consecutive encoded commands of one signature."""
+
+_PARTS: dict[int, tuple[Any, Any, tuple[Part, ...]]] = {}
+"""Per run of commands a game hands out (a tuple, by its identity), with the run and the
+codec (kept alive and checked, so that an id is never taken for another's): its encoded
+commands, split where the signature changes (a run of one command type is one part)."""
+_PARTS_MAX = 16_384
+
+_SIGNATURES: dict[Signature, Signature] = {}
+"""One object per signature, so that parts of one signature are told by identity."""
+
+_RUNS: dict[object, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+"""Groups by the identities of the parts that make them (one part's id, or a tuple of
+several), with the parts (kept alive): a group spans consecutive parts of one signature."""
+_RUNS_MAX = 16_384
+
+
+def compact_segments(codec: Any, segments: Sequence[Sequence[Any]]) -> list[dict[str, Any]]:
+    """``compact_legal(codec.encode_commands(commands))`` for the commands ``segments``
+    hold one after another, the very same groups, worked out a segment at a time.
+
+    A segment that is a tuple is encoded and split once, by its identity: a game that hands
+    out the same tuple for the same run state after state (``legal_segments``) has most of a
+    list found in a look-up per run. Any other sequence is encoded each time. ``codec`` is
+    the game's ``protocol.codec.GameCodec``."""
+    groups: list[dict[str, Any]] = []
+    sig: Any = _NOTHING
+    run: list[tuple[Command, ...]] = []  # the parts of the group being gathered
+    fresh = False  # whether one of them was encoded for this call only (not by identity)
+    parts_of = _PARTS.get
+    for segment in segments:
+        hit = parts_of(id(segment))
+        if hit is not None and hit[0] is segment and hit[1] is codec:
+            parts = hit[2]
+        else:
+            parts = _parts(codec, segment)
+            if type(segment) is tuple:
+                if len(_PARTS) >= _PARTS_MAX:
+                    _PARTS.clear()
+                _PARTS[id(segment)] = (segment, codec, parts)
+            elif parts:
+                fresh = True  # (the run it ends up in, or the next: grouped the slow way)
+        for here, encoded in parts:
+            if here is not sig:
+                if run:
+                    _run_groups(sig, run, fresh, groups)
+                    fresh = type(segment) is not tuple
+                sig, run = here, []
+            run.append(encoded)
+    if run:
+        _run_groups(sig, run, fresh, groups)
+    return groups
+
+
+def _parts(codec: Any, segment: Sequence[Any]) -> tuple[Part, ...]:
+    encoded = codec.encode_commands(segment)
+    if not encoded:
+        return ()
+    first = encoded[0]
+    # Nearly every run is of one command type: told through C (a set of its types, one of
+    # its key tuples), not a Python step per command.
+    if len(encoded) == 1 or (
+        len(set(map(itemgetter("type"), encoded))) == 1 and len(set(map(tuple, encoded))) == 1
+    ):
+        sig = (first["type"], tuple(first))
+        return ((_SIGNATURES.setdefault(sig, sig), tuple(encoded)),)
+    parts: list[Part] = []
+    start = 0
+    sigs = [(command["type"], tuple(command)) for command in encoded]
+    for i in range(1, len(encoded) + 1):
+        if i == len(encoded) or sigs[i] != sigs[start]:
+            sig = _SIGNATURES.setdefault(sigs[start], sigs[start])
+            parts.append((sig, tuple(encoded[start:i])))
+            start = i
+    return tuple(parts)
+
+
+def _run_groups(
+    sig: Signature, run: list[tuple[Command, ...]], fresh: bool, out: list[Any]
+) -> None:
+    """The groups of the consecutive parts ``run`` of one signature, onto ``out``."""
+    if fresh:  # a part made for this call: by its commands' identities, as compact_legal
+        _reused_group(sig[0], sig[1], list(chain.from_iterable(run)), out)
+        return
+    key: object = id(run[0]) if len(run) == 1 else tuple(map(id, run))
+    hit = _RUNS.get(key)
+    if hit is None:
+        made: list[dict[str, Any]] = []
+        _group(sig[0], sig[1], list(chain.from_iterable(run)), made)
+        if len(_RUNS) >= _RUNS_MAX:
+            _RUNS.clear()
+        hit = _RUNS[key] = (tuple(run), made)
     out.extend(hit[1])
 
 

@@ -37,7 +37,7 @@ from domain.secrets import UndeclaredSecrets
 from domain.views import Memo, render
 from protocol import PROTOCOL_VERSION, GameOverMessage, WireEvent, encode
 from protocol.delta import diff
-from protocol.legal import compact_legal
+from protocol.legal import compact_legal, compact_segments
 
 from .errors import STORE_ERRORS
 from .fork import fork_created
@@ -302,16 +302,22 @@ def legal_for(
 def _legal_commands(rec: GameRecord, seat: int | None, to_act: list[int] | None) -> Any:
     """The seat's legal commands as the rules give them (domain objects); () if it
     cannot act."""
-    if seat is None or rec.state is None:
+    if seat is None or not _may_act(rec, seat, to_act):
         return ()
+    return rec.game.legal_commands(rec.state, seat)
+
+
+def _may_act(rec: GameRecord, seat: int, to_act: list[int] | None) -> bool:
+    """Whether ``seat`` is offered legal commands now (``to_act``: ``rec.to_act()``)."""
+    if rec.state is None:
+        return False
     if to_act is None:
         to_act = rec.to_act()  # [] once the game is over
     if seat not in to_act:
-        return ()
+        return False
     info = rec.seats[seat]
-    if info is not None and info.stand_in is not None:
-        return ()  # a bot plays for this seat until its player retakes it (server.clocks)
-    return rec.game.legal_commands(rec.state, seat)
+    # A bot plays for a stood-in seat until its player retakes it (server.clocks).
+    return info is None or info.stand_in is None
 
 
 @attrs.define(init=False)
@@ -360,17 +366,25 @@ class Projection:
         legal = self.legal.get(seat)
         if legal is not None:
             return legal
-        commands = _legal_commands(rec, seat, to_act)
         # A seat that cannot act has nothing to group (most seats, most of the time).
         legal = []
-        if commands and seat is not None:
-            known = self.known.get(seat)
-            # Equal commands (attrs equality: same types, equal fields) encode alike.
-            if known is not None and known[0] == commands:
-                legal = known[1]
-            else:
-                legal = compact_legal(rec.codec.encode_commands(commands))
-                self.known[seat] = (commands, legal)
+        if seat is not None and _may_act(rec, seat, to_act):
+            game = rec.game
+            # A game that lists its commands as memoized runs has them grouped a run at a
+            # time (domain.game.legal_segments); the same groups either way.
+            runs = getattr(game, "legal_segments", None)
+            listed = game.legal_commands(rec.state, seat) if runs is None else runs(rec.state, seat)
+            if listed:
+                known = self.known.get(seat)
+                # Equal commands (attrs equality: same types, equal fields) encode alike.
+                if known is not None and known[0] == listed:
+                    legal = known[1]
+                elif runs is None:
+                    legal = compact_legal(rec.codec.encode_commands(listed))
+                    self.known[seat] = (listed, legal)
+                else:
+                    legal = compact_segments(rec.codec, listed)
+                    self.known[seat] = (listed, legal)
         self.legal[seat] = legal
         return legal
 

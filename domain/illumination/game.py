@@ -21,6 +21,7 @@ from .describe import summary as _summary
 from .evolve import apply
 from .glossary import WORDS, build_glossary
 from .legal import legal_commands as _legal
+from .legal import legal_segments as _segments
 from .scoring import breakdown as _breakdown
 from .state import PHASE_OVER, PHASE_PLAY, Mode, Player, State
 from .turn import Turn
@@ -236,6 +237,10 @@ class Illumination(GameBase[State, Command, ev.Event]):
 
     def legal_commands(self, state: State, seat: Seat) -> Sequence[Command]:
         return _legal(state, seat)
+
+    def legal_segments(self, state: State, seat: Seat) -> Sequence[tuple[Command, ...]]:
+        """``legal_commands`` as its runs (see ``domain.game.legal_segments``)."""
+        return _segments(state, seat)
 
     def full_view(self, state: State) -> IlluminationView:
         return _full_view(state, sorted(self.to_act(state)), _prompt)

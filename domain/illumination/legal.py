@@ -1,13 +1,17 @@
 """Legal-move generation, kept separate from deciding (python-chess style).
 
 ``legal_commands`` lists exactly the commands ``decide`` accepts; a property test holds the
-two together.
+two together. ``legal_segments`` is the same list as the consecutive runs it is made of: the
+very same tuples from one state to the next wherever the run is the same (the Quills of an
+unchanged Book, the ways to pay with unchanged coins), for a reader that works a run out
+once by its identity (the server's encoding and grouping, ``protocol.legal``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
+from itertools import chain
 from typing import TypeVar, assert_never, cast
 
 from . import commands as cmd
@@ -17,7 +21,7 @@ from .memo import Kept
 from .state import MODE_DUEL, PHASE_PLAY, Book, PendingKind, State
 from .turn import marker_remedy
 
-__all__ = ["legal_commands", "payments"]
+__all__ = ["legal_commands", "legal_segments", "payments"]
 
 TILES = CONTENT.tiles
 RITUALS = CONTENT.rituals
@@ -87,11 +91,14 @@ def _lines(archways: tuple[str | None, ...]) -> tuple[cmd.Command, ...]:
     if hit is None:
         if len(_LINES) >= 8192:
             _LINES.clear()
-        hit = _LINES[archways] = tuple(
-            _the(cmd.ChooseLine, kind, index)
-            for kind in ("row", "col")
-            for index in (1, 2, 3)
-            if any(archways[i] is not None for i in line_cells(kind, index))
+        # The same lines for other tiles: the same tuple (``_seg``).
+        hit = _LINES[archways] = _seg(
+            tuple(
+                _the(cmd.ChooseLine, kind, index)
+                for kind in ("row", "col")
+                for index in (1, 2, 3)
+                if any(archways[i] is not None for i in line_cells(kind, index))
+            )
         )
     return hit
 
@@ -136,7 +143,8 @@ def _paid(
         made.extend(_the(cmd.BuyCard, pay) for pay in payments(state, side, CONTENT.card_cost))
     if len(_PAID) >= 4096:
         _PAID.clear()
-    hit = _PAID[key] = tuple(made)
+    # More coins than any way to pay uses make the same ways: the same tuple (``_seg``).
+    hit = _PAID[key] = _seg(tuple(made))
     return hit
 
 
@@ -176,7 +184,111 @@ def payments(state: State, side: int, cost: int) -> tuple[tuple[int, ...], ...]:
     return _payments(player.coins, player.tokens, cost)
 
 
+Segment = tuple[cmd.Command, ...]
+"""A run of consecutive legal commands (see ``legal_segments``)."""
+
+_SEGMENTS: dict[Segment, Segment] = {}
+"""Runs made afresh (rare paths: a pending choice, a discard) by their value: the same run
+is then the same tuple from state to state, as the memoized runs are."""
+
+
+def _seg(run: Segment) -> Segment:
+    """The one tuple equal to ``run`` (see ``_SEGMENTS``)."""
+    hit = _SEGMENTS.get(run)
+    if hit is None:
+        if len(_SEGMENTS) >= 8192:
+            _SEGMENTS.clear()
+        hit = _SEGMENTS[run] = run
+    return hit
+
+
+def _one(cls: Callable[..., C], *fields: object) -> Segment:
+    """The run of the one command ``cls(*fields)``."""
+    return _seg((_the(cls, *fields),))
+
+
+_PASS = (_the(cmd.Pass),)
+_END_TURN = (_the(cmd.EndTurn),)
+_PORTICUS = tuple(
+    _the(cmd.PlayPorticus, kind, a, b)
+    for kind in ("row", "col")
+    for a in (1, 2, 3)
+    for b in (1, 2, 3)
+    if a != b
+)
+_RITUS = tuple(_the(cmd.PlayRitus, r) for r in RITUALS)
+_MOTUS_ABBOT = tuple(
+    tuple(_the(cmd.PlayMotusAbbot, s) for s in range(len(CONTENT.stations)) if s != abbot)
+    for abbot in range(len(CONTENT.stations))
+)
+"""``PlayMotusAbbot`` to every other station, by the Abbot's station."""
+
+_MUTATIO: dict[tuple[str | None, ...], Segment] = {}
+"""Every ``PlayMutatio``, by the archways (a value)."""
+
+
+def _mutatio(archways: tuple[str | None, ...]) -> Segment:
+    hit = _MUTATIO.get(archways)
+    if hit is None:
+        if len(_MUTATIO) >= 8192:
+            _MUTATIO.clear()
+        full = [i for i in range(9) if archways[i] is not None]
+        hit = _MUTATIO[archways] = tuple(
+            _the(cmd.PlayMutatio, (a // 3 + 1, a % 3 + 1), (b // 3 + 1, b % 3 + 1))
+            for a in full
+            for b in full
+            if a != b
+        )
+    return hit
+
+
+_FREE_TEXT: Kept[int, tuple[Book, tuple[int, ...]]] = Kept(1024)
+"""A Book's free text cells (for ``PlayScriptum``) by the Book's identity (kept alive)."""
+
+
+def _free_text(book: Book) -> tuple[int, ...]:
+    hit = _FREE_TEXT.get(id(book))
+    if hit is not None and hit[0] is book:
+        return hit[1]
+    layout = CONTENT.layouts[book.layout].cells
+    free = tuple(
+        cell
+        for cell in range(25)
+        if layout[cell] == "T" and cell != book.drollery and book.cells[cell] is None
+    )
+    _FREE_TEXT.put(id(book), (book, free))
+    return free
+
+
+_BY_CELLS: dict[tuple[object, ...], Segment] = {}
+"""``PlayScriptum`` of one tile on some cells, and ``PlayExilium`` of one tile to some
+Books, by the command type, the tile and the cells or Books."""
+
+
+def _by_cells(
+    kind: type[cmd.PlayScriptum] | type[cmd.PlayExilium], tile: str, where: tuple[int, ...]
+) -> Segment:
+    key = (kind, tile, where)
+    hit = _BY_CELLS.get(key)
+    if hit is None:
+        if len(_BY_CELLS) >= 8192:
+            _BY_CELLS.clear()
+        if kind is cmd.PlayScriptum:
+            hit = tuple(_the(cmd.PlayScriptum, tile, c // 5, c % 5) for c in where)
+        else:
+            hit = tuple(_the(cmd.PlayExilium, tile, to_pos) for to_pos in where)
+        _BY_CELLS[key] = hit
+    return hit
+
+
 def legal_commands(state: State, seat: int) -> list[cmd.Command]:
+    """Every command ``seat`` may send at ``state``, in order."""
+    return list(chain.from_iterable(legal_segments(state, seat)))
+
+
+def legal_segments(state: State, seat: int) -> list[Segment]:
+    """``legal_commands`` as the runs it is made of, in order (some may be empty): the same
+    run of the next state is the very same tuple (memoized by what it depends on)."""
     if state.phase is not PHASE_PLAY:
         return []
     if not 0 <= seat < (2 if state.mode is MODE_DUEL else 1):
@@ -190,15 +302,23 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
             case PendingKind.EXILE:
                 book = state.books[pending.pos]
                 return [
-                    _the(cmd.ChooseExiliumSpace, q // 5, q % 5)
-                    for q in book.open_quills()
-                    if (pending.pos, q) != (pending.origin_pos, pending.origin_cell)
+                    _seg(
+                        tuple(
+                            _the(cmd.ChooseExiliumSpace, q // 5, q % 5)
+                            for q in book.open_quills()
+                            if (pending.pos, q) != (pending.origin_pos, pending.origin_cell)
+                        )
+                    )
                 ]
             case PendingKind.TOKEN:
                 return [
-                    _the(cmd.ChooseCompletionToken, RITUALS[r])
-                    for r in range(4)
-                    if state.supply[r] > 0
+                    _seg(
+                        tuple(
+                            _the(cmd.ChooseCompletionToken, RITUALS[r])
+                            for r in range(4)
+                            if state.supply[r] > 0
+                        )
+                    )
                 ]
             case _:
                 assert_never(pending.kind)
@@ -206,36 +326,34 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
         return []
     player = state.players[side]
     if state.discarding > 0:
-        out: list[cmd.Command] = []
+        items = [RITUALS[r] for r in range(4) if player.tokens[r] > 0]
         if player.coins > 0:
-            out.append(_the(cmd.DiscardItem, "coin"))
-        out.extend(_the(cmd.DiscardItem, RITUALS[r]) for r in range(4) if player.tokens[r] > 0)
-        return out
-    out = []
+            items.insert(0, "coin")
+        return [_seg(tuple(_the(cmd.DiscardItem, item) for item in items))]
+    out: list[Segment] = []
     if not state.acted:
-        out.append(_the(cmd.Pass))
+        out.append(_PASS)
     if not state.line_chosen:
-        out.extend(_lines(player.archways))
+        out.append(_lines(player.archways))
     books = state.books
     open_quills = [_open_quills(b) for b in books]
     for tile, pos in state.active:
         if books[pos].closed:
-            out.append(_the(cmd.SendToSheepPen, tile))
+            out.append(_one(cmd.SendToSheepPen, tile))
         else:
-            out.extend(_on_quills(cmd.PlaceTile, tile, pos, open_quills[pos]))
+            out.append(_on_quills(cmd.PlaceTile, tile, pos, open_quills[pos]))
         for to_pos in range(3):
             if to_pos != pos and not books[to_pos].closed:
-                out.extend(_moves(tile, to_pos, payments(state, side, abs(to_pos - pos))))
-    stations = len(CONTENT.stations)
-    out.extend(_paid(cmd.MoveAbbot, state, side))
+                out.append(_moves(tile, to_pos, payments(state, side, abs(to_pos - pos))))
+    out.append(_paid(cmd.MoveAbbot, state, side))
     if player.deck or player.discard:
-        out.extend(_paid(cmd.BuyCard, state, side))
+        out.append(_paid(cmd.BuyCard, state, side))
     here = CONTENT.stations[state.abbot]
     if here is not None and marker_remedy(state, side) is not None:
         r = RITUALS.index(here)
         for size in (3, 4, 5):
             if state.ritual_spaces[r * 3 + size - 3] is None and player.tokens[r] >= size:
-                out.append(_the(cmd.ClaimRitual, here, size))
+                out.append(_one(cmd.ClaimRitual, here, size))
     kinds = _kinds(player.hand)
     if "MOTUS" in kinds:
         for book in books:
@@ -245,45 +363,28 @@ def legal_commands(state: State, seat: int) -> list[cmd.Command]:
                 if placed is None or TILES[placed].side != side or placed in state.facedown:
                     continue
                 for to_pos in range(3):
-                    out.extend(_on_quills(cmd.PlayMotus, placed, to_pos, open_quills[to_pos]))
-        out.extend(_the(cmd.PlayMotusAbbot, s) for s in range(stations) if s != state.abbot)
+                    out.append(_on_quills(cmd.PlayMotus, placed, to_pos, open_quills[to_pos]))
+        out.append(_MOTUS_ABBOT[state.abbot])
     if "MUTATIO" in kinds:
-        full = [i for i in range(9) if player.archways[i] is not None]
-        for a in full:
-            for b in full:
-                if a != b:
-                    out.append(
-                        _the(cmd.PlayMutatio, (a // 3 + 1, a % 3 + 1), (b // 3 + 1, b % 3 + 1))
-                    )
+        out.append(_mutatio(player.archways))
     if "EXILIUM" in kinds:
+        open_books = tuple(to_pos for to_pos in range(3) if open_quills[to_pos])
         for book in books:
             if book.closed:
                 continue
             for placed in book.cells:
                 if placed is None or TILES[placed].side == side or placed in state.facedown:
                     continue
-                out.extend(
-                    _the(cmd.PlayExilium, placed, to_pos)
-                    for to_pos in range(3)
-                    if open_quills[to_pos]
-                )
+                out.append(_by_cells(cmd.PlayExilium, placed, open_books))
     if "PORTICUS" in kinds:
-        for kind in ("row", "col"):
-            for a in (1, 2, 3):
-                for b in (1, 2, 3):
-                    if a != b:
-                        out.append(_the(cmd.PlayPorticus, kind, a, b))
+        out.append(_PORTICUS)
     if "SCRIPTUM" in kinds:
         for tile, pos in state.active:
             book = books[pos]
-            if book.closed:
-                continue
-            layout = CONTENT.layouts[book.layout].cells
-            for cell in range(25):
-                if layout[cell] == "T" and cell != book.drollery and book.cells[cell] is None:
-                    out.append(_the(cmd.PlayScriptum, tile, cell // 5, cell % 5))
+            if not book.closed:
+                out.append(_by_cells(cmd.PlayScriptum, tile, _free_text(book)))
     if "RITUS" in kinds:
-        out.extend(_the(cmd.PlayRitus, r) for r in RITUALS)
+        out.append(_RITUS)
     if state.line_chosen and all(books[pos].closed for _, pos in state.active):
-        out.append(_the(cmd.EndTurn))
+        out.append(_END_TURN)
     return out

@@ -21,12 +21,12 @@ from typing import Any
 import orjson
 
 from domain import REVIEW, SPECTATOR, Context, Rng, seat_viewer, validate_options
-from domain.game import fold
+from domain.game import fold, legal_segments
 from domain.illumination import GAME_TYPE
 from domain.views import Memo, render
 from protocol import GameCodec
 from protocol.delta import diff
-from protocol.legal import compact_legal
+from protocol.legal import compact_segments
 
 GAME = GAME_TYPE.game
 CODEC = GameCodec.for_game(GAME)
@@ -66,9 +66,7 @@ def digest() -> str:
                     h.update(_dump(diff(old, new)))
             held = views
             for seat in range(seats):
-                h.update(
-                    _dump(compact_legal(CODEC.encode_commands(GAME.legal_commands(state, seat))))
-                )
+                h.update(_dump(compact_segments(CODEC, legal_segments(GAME, state, seat))))
             if GAME.is_terminal(state):
                 break
             seat = rng.choice(sorted(GAME.to_act(state)))
