@@ -18,6 +18,10 @@ Why a path delta and not "the top-level parts that changed": measured on random 
 three board games (``bench``'s delta report), a move changes a few leaves deep inside the
 players and board parts; resending whole parts costs several times the bytes for a similar
 CPU cost (the diff compares with C-speed ``==`` first and only walks into what differs).
+A list whose elements mostly changed is set whole, unless they are containers that changed
+in a few places each (``PER_ELEMENT``): two Books whose margins changed are four small
+operations, not the three Books resent (measured on recorded Illumination duels: 742 bytes
+of delta per update on average before, 343 after).
 
 ``diff`` works on JSON-ready values (dict, list or tuple, str, int, float, bool, None);
 anything else (a set, an attrs instance) is compared with ``==`` and sent whole when it
@@ -91,10 +95,16 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
             if a is not b and a != b:
                 changed.append(i)
             i += 1  # noqa: SIM113 (enumerate's tuples cost more here, measured)
-        # Many changed elements: one replacement is smaller than many paths into the list.
+        # Many changed elements: one replacement is smaller than many paths into the list,
+        # unless they are containers that changed in a few places each (two Books whose
+        # margins changed: four small operations, not all three Books, some 6 KB, again).
         if common > 1 and len(changed) * 2 > common:
-            ops.append([path, new])
-            return
+            inside = _inside(old, new, changed, path)
+            if inside is None:
+                ops.append([path, new])
+                return
+            ops.extend(inside)
+            changed = []
         for i in changed:
             a, b = old[i], new[i]
             kind = type(a)
@@ -111,6 +121,31 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
             ops.append([[*path, n_new]])
         return
     ops.append([path, new])
+
+
+PER_ELEMENT = 4
+"""How many operations, on average, a changed element of a list may take for the delta to
+walk into a list whose elements mostly changed; past it, the list is set whole."""
+
+
+def _inside(old: Any, new: Any, changed: list[int], path: list[Any]) -> Delta | None:
+    """The operations into the changed elements of two lists, or None when setting the new
+    list whole is the smaller delta: some changed element is no container of the kind it
+    was (a tile where an empty space was), they changed in too many places, or each of
+    them would be set whole anyway."""
+    for i in changed:
+        kind = type(old[i])
+        if kind is not type(new[i]) or (kind is not dict and kind is not list):
+            return None
+    inside: Delta = []
+    budget = PER_ELEMENT * len(changed)
+    for i in changed:
+        _diff(old[i], new[i], [*path, i], inside)
+        if len(inside) > budget:
+            return None  # (known already: the rest is not walked)
+    # Each changed element set whole (rows of fresh tiles): one operation for the list.
+    depth = len(path) + 1
+    return None if all(len(op[0]) == depth for op in inside) else inside
 
 
 _ABSENT: Any = object()

@@ -81,6 +81,25 @@ def test_a_small_change_is_a_small_delta() -> None:
     assert diff(None, {"a": 1}) == [[[], {"a": 1}]]  # the game starts: the whole view
 
 
+def test_a_list_whose_elements_mostly_changed_a_little_is_walked_into() -> None:
+    # Two of three Books' margins changed (a tile moved between them): the delta says
+    # so in two operations instead of resending all three Books.
+    cells = [{"tile": None}] * 25
+    old = {"books": [{"cells": cells, "margin": ["a", "b"]}, {"cells": cells, "margin": []}]}
+    old["books"].append({"cells": cells, "margin": ["c"]})
+    new = copy.deepcopy(old)
+    new["books"][0]["margin"] = ["a"]
+    new["books"][1]["margin"] = ["b"]
+    assert diff(old, new) == [[["books", 0, "margin", 1]], [["books", 1, "margin", 0], "b"]]
+    # Elements changed everywhere (a fresh row of tiles in every archway): set whole.
+    rows = [[{"id": i, "f": i, "c": i, "s": i, "g": i} for i in range(3)] for _ in range(3)]
+    fresh = [[{"id": -i, "f": -i, "c": -i, "s": -i, "g": -i} for i in range(1, 4)]] * 3
+    assert diff({"arch": rows}, {"arch": fresh}) == [[["arch"], fresh]]
+    # A changed element that is no longer a container of its kind: the list is set whole.
+    assert diff([{"a": 1}, {"a": 2}], [None, {"a": 3}]) == [[[], [None, {"a": 3}]]]
+    assert len(str(diff(old, new))) * 10 < len(str(new["books"]))
+
+
 @pytest.mark.parametrize(
     ("view", "delta"),
     [
