@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import re
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,17 @@ def _strings(value: Any) -> set[str]:
     return set()
 
 
+ONE_PLURAL = re.compile(r"(?<![\d.])1 (?:\w+ )?(?:coins|points|cards|tokens|sections)\b")
+"""A count of one with its noun in the plural ("1 coins", "1 Wine tokens")."""
+
+
+def _aria_labels(page: Any) -> list[str]:
+    return page.evaluate(
+        "() => [...document.querySelectorAll('#board [aria-label], #board title')]"
+        ".map((e) => e.getAttribute('aria-label') || e.textContent || '')"
+    )
+
+
 @pytest.mark.parametrize("path", VIEWS, ids=[p.stem for p in VIEWS])
 def test_renderer_draws_a_stored_view(browser: Any, screenshots: Path, path: Path) -> None:
     data = json.loads(path.read_text())
@@ -115,6 +127,9 @@ def test_renderer_draws_a_stored_view(browser: Any, screenshots: Path, path: Pat
         assert svg.count() == 1
         drawn = page.locator("#board").text_content() or ""
         assert "undefined" not in drawn and "NaN" not in drawn and "[object" not in drawn
+        # Counts in words as the rulebooks write them: "1 coin", never "1 coins".
+        worded = drawn + " ".join(out["labels"]) + " ".join(_aria_labels(page))
+        assert not ONE_PLURAL.search(worded), ONE_PLURAL.findall(worded)
         for cmd, label in zip(data["legal"], out["labels"], strict=True):
             assert isinstance(label, str) and label.strip(), f"no words for {cmd}"
             assert "undefined" not in label and "ERROR" not in label, (cmd, label)

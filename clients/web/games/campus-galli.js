@@ -7,7 +7,7 @@ import { html, svg, nothing, repeat } from "../lit.js";
 import { hot, inert, card, hand } from "../ui.js";
 import { seatColour } from "../common.js";
 import { humanize } from "../dom.js";
-import { matching, listWords } from "./util.js";
+import { matching, listWords, plural } from "./util.js";
 
 /**
  * @typedef {Object} CgCard   what is printed on an action or task card (view.cards[id])
@@ -292,7 +292,7 @@ const campusGalli = {
       const sel = p.selected ? `selected ${cardName(ctx, p.selected)}` : (view.selection?.committed || []).includes(p.seat) ? "has selected" : "";
       return {
         seat: p.seat,
-        score: `${p.score} points`,
+        score: plural(p.score, "point"),
         note: [`tiles: ${t}`, `${p.monks_in_supply} monks`, p.library.length ? `${p.library.length} books` : "", p.guests.length ? `${p.guests.length} guests` : "", p.fulfilled.length ? `${p.fulfilled.length} tasks` : "", sel].filter(Boolean).join(" · "),
       };
     });
@@ -515,7 +515,7 @@ function hutSvg(ctx, view, live) {
       if (cmds.length) return hot(cmds.length === 1 ? campusGalli.label(cmds[0], ctx) : `Take the ${sectionWords(id)}: choose how to pay`, () => ctx.send(cmds.length === 1 ? cmds[0] : cmds), svg`<rect class="spot-legal" x=${x - 3} y=${y - 3} width="39" height="29" rx="5"/>${pic}`);
       return inert(ctx, why, svg`<title>${sectionWords(id)}</title>${pic}`);
     })}
-    <text x=${hx + 12} y=${by - 14} font-weight="700" fill="#4a3218" font-size="15" dominant-baseline="central">Bag: ${view.bag?.count ?? 0} sections</text>
+    <text x=${hx + 12} y=${by - 14} font-weight="700" fill="#4a3218" font-size="15" dominant-baseline="central">Bag: ${plural(view.bag?.count ?? 0, "section")}</text>
     <g class=${changedBag ? "last-move" : ""}>${Object.keys(SHAPES).map((shp, k) => {
       const x = hx + 12 + (k % 3) * 106, y = by + Math.floor(k / 3) * 40;
       const n = Object.values(view.bag?.by_shape?.[shp] || {}).reduce((a, b) => a + b, 0);
@@ -523,7 +523,7 @@ function hutSvg(ctx, view, live) {
         <text x=${x + 40} y=${y + 10} font-size="15" dominant-baseline="central">×${n}</text>`;
       const cmds = matching(live, "DrawFromBag", { shape: shp }).concat(matching(live, "SpecialBuyFromBag", { shape: shp }));
       if (cmds.length) return hot(cmds.length === 1 ? campusGalli.label(cmds[0], ctx) : `Draw a ${SHAPE_NAME[shp]} section: choose how to pay`, () => ctx.send(cmds.length === 1 ? cmds[0] : cmds), svg`<rect class="spot-legal" x=${x - 4} y=${y - 4} width="86" height="30" rx="5"/>${pic}`);
-      return inert(ctx, why, svg`<title>${n} ${SHAPE_NAME[shp]} sections in the bag</title>${pic}`);
+      return inert(ctx, why, svg`<title>${plural(n, `${SHAPE_NAME[shp]} section`)} in the bag</title>${pic}`);
     })}</g>
   </g>`;
 }

@@ -2,7 +2,7 @@
 // High Card (the demo game): deck, discard pile, each seat's hand, scores and secret choices.
 import { html, svg, nothing, repeat } from "../lit.js";
 import { hot, inert, card, cardBack, hand } from "../ui.js";
-import { matching } from "./util.js";
+import { matching, plural } from "./util.js";
 
 /**
  * @typedef {Object} HighCardView
@@ -44,7 +44,7 @@ const highCard = {
   },
 
   players({ view }) {
-    return (view.scores || []).map((score, seat) => ({ seat, score: `${score} points`, note: `${view.hand_counts?.[seat] ?? 0} cards` }));
+    return (view.scores || []).map((score, seat) => ({ seat, score: plural(score, "point"), note: plural(view.hand_counts?.[seat] ?? 0, "card") }));
   },
 
   marks(prev, view) {
@@ -80,8 +80,8 @@ const highCard = {
         const count = view.hand_counts?.[s] ?? (cards ? cards.length : 0);
         const committed = (view.choices?.committed || []).includes(s);
         const mine = s === ctx.seat ? view.choices?.mine || null : null;
-        return html`<section class="hc-seat" style=${`--seat:${ctx.colour(s)}`} aria-label=${`${ctx.seatName(s)}: ${count} cards, score ${view.scores?.[s] ?? 0}`}>
-          <h3>${ctx.seatName(s)}${s === ctx.seat ? " (you)" : ""} · ${view.scores?.[s] ?? 0} points</h3>
+        return html`<section class="hc-seat" style=${`--seat:${ctx.colour(s)}`} aria-label=${`${ctx.seatName(s)}: ${plural(count, "card")}, score ${view.scores?.[s] ?? 0}`}>
+          <h3>${ctx.seatName(s)}${s === ctx.seat ? " (you)" : ""} · ${plural(view.scores?.[s] ?? 0, "point")}</h3>
           ${cards ? hand(`${ctx.seatName(s)}'s hand`, cards, (c) => c, (c) => {
             const cmd = s === ctx.seat ? matching(live, "PlayCard", { card: c })[0] : null;
             return card(ctx, { key: c, name: String(value(c)), kind: "card", text: `worth ${value(c)}`, act: cmd ? () => ctx.send(cmd) : null, label: cmd ? `Play ${c} (value ${value(c)})` : `card ${value(c)}`, cls: { chosen: !!mine?.includes(c) } });

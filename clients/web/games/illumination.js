@@ -5,7 +5,7 @@
 // match; every legal command is also a labelled button in the page's action list.
 import { html, svg, nothing, repeat } from "../lit.js";
 import { hot, inert, card, cardBack, hand } from "../ui.js";
-import { matching } from "./util.js";
+import { matching, plural } from "./util.js";
 
 /**
  * @typedef {Object} IllTile
@@ -280,8 +280,8 @@ const illumination = {
     const order = [view.turn, view.turn === "REV" ? "IRR" : "REV"];
     return (view.players || []).filter((p) => p.seat !== null && p.seat !== undefined).map((p) => ({
       seat: /** @type {number} */ (p.seat),
-      score: `${view.result ? view.result.scores?.[p.side] : view.score_preview?.[p.side] ?? 0} points`,
-      note: `${SIDE_NAME[p.side]} · ${p.coins} coins · ${Object.entries(p.tokens || {}).filter(([, n]) => n).map(([r, n]) => `${n} ${r}`).join(", ") || "no tokens"}${p.passed ? " · passed" : ""}`,
+      score: plural((view.result ? view.result.scores?.[p.side] : view.score_preview?.[p.side]) ?? 0, "point"),
+      note: `${SIDE_NAME[p.side]} · ${plural(p.coins, "coin")} · ${Object.entries(p.tokens || {}).filter(([, n]) => n).map(([r, n]) => `${n} ${r}`).join(", ") || "no tokens"}${p.passed ? " · passed" : ""}`,
       order: order.indexOf(p.side) + 1,
     }));
   },
@@ -599,16 +599,16 @@ function matSvg(ctx, view, p, x, y, live, mutatio) {
   const ix = x + 228;
   const coinsChanged = ctx.changed.has(`coins:${p.side}`);
   const tokensChanged = ctx.changed.has(`tokens:${p.side}`);
-  return svg`<g class="ill-mat" aria-label=${`${who}${mine ? " (you)" : ""}: ${p.coins} coins`}>
+  return svg`<g class="ill-mat" aria-label=${`${who}${mine ? " (you)" : ""}: ${plural(p.coins, "coin")}`}>
     <rect x=${x} y=${y} width="400" height="282" rx="12" fill=${SIDE_FILL[p.side]} stroke=${active ? "#2a6335" : "#5a4326"} stroke-width=${active ? 5 : 2}/>
     <text x=${x + 12} y=${y + 18} font-weight="700" fill=${ink} font-size="17" dominant-baseline="central">${who}${mine ? " (you)" : ""}${p.passed ? " · passed" : ""}</text>
     ${arch}${lines}
     <g class=${coinsChanged ? "last-move" : ""}><circle cx=${ix + 16} cy=${y + 56} r="16" fill="#d9a441" stroke="#6b4a12"/>
       <text x=${ix + 16} y=${y + 57} text-anchor="middle" dominant-baseline="central" font-weight="700" font-size="16">${p.coins}</text>
-      <text x=${ix + 38} y=${y + 57} font-size="16" fill=${ink} dominant-baseline="central">coins</text></g>
+      <text x=${ix + 38} y=${y + 57} font-size="16" fill=${ink} dominant-baseline="central">${p.coins === 1 ? "coin" : "coins"}</text></g>
     <g class=${tokensChanged ? "last-move" : ""}>${Object.entries(p.tokens || {}).map(([rit, n], k) => {
       const tx = ix + 16 + (k % 2) * 82, ty = y + 100 + Math.floor(k / 2) * 40;
-      return svg`<circle cx=${tx} cy=${ty} r="15" fill=${RITUAL[rit] || "#ccc"} stroke="#5a4326"><title>${n} ${rit} tokens</title></circle>
+      return svg`<circle cx=${tx} cy=${ty} r="15" fill=${RITUAL[rit] || "#ccc"} stroke="#5a4326"><title>${plural(n, `${rit} token`)}</title></circle>
         <text x=${tx} y=${ty} text-anchor="middle" dominant-baseline="central" font-weight="700" font-size="15">${n}</text>
         <text x=${tx + 19} y=${ty} font-size="14" fill=${ink} dominant-baseline="central">${rit}</text>`;
     })}</g>
@@ -648,7 +648,7 @@ function handsStrip(ctx, view, players, me) {
       ? card(ctx, { key: p.crusade, ...cardInfo(ctx, p.crusade), colour: "#8b1e1e", cls: "crusade" })
       : p.has_crusade ? cardBack("a Crusade card, face down") : nothing;
     return html`<section class="ill-hand" style=${`--seat:${SIDE_MARK[p.side]}`} aria-label=${`${who}: hand and Crusade`}>
-      <h3>${who}${mine ? " (you)" : ""}: ${p.hand ? `${p.hand.length} cards` : `${p.hand_count} cards`}${p.has_crusade ? " and a Crusade" : ""}</h3>
+      <h3>${who}${mine ? " (you)" : ""}: ${plural(p.hand ? p.hand.length : p.hand_count, "card")}${p.has_crusade ? " and a Crusade" : ""}</h3>
       <div class="ill-hand-row">${cards}${crusade}</div>
     </section>`;
   })}</div>`;

@@ -5,7 +5,7 @@
 import { html, svg, nothing, repeat } from "../lit.js";
 import { hot, inert, card, cardBack, hand } from "../ui.js";
 import { humanize } from "../dom.js";
-import { matching, listWords } from "./util.js";
+import { matching, listWords, plural } from "./util.js";
 
 /**
  * @typedef {Object} ReCard      view.cards[id]: what is printed on a luminary
@@ -174,7 +174,7 @@ const road = {
     switch (cmd.type) {
       case "PlaceLuminary": return cmd.slot === 0 ? `Take ${ln(cmd.card)} back to your hand` : `Put ${ln(cmd.card)} in slot ${cmd.slot}`;
       case "ConfirmSlots": return "Confirm the action slots";
-      case "DeclareAttack": return `Attack ${cityName(view, cmd.target)} by ${ROUTE[cmd.route] || humanize(String(cmd.route).toLowerCase())}${cmd.coins ? ` with ${cmd.coins} coins` : ""}${cmd.enhancement ? ` (enhanced by ${ln(cmd.enhancement)})` : ""}`;
+      case "DeclareAttack": return `Attack ${cityName(view, cmd.target)} by ${ROUTE[cmd.route] || humanize(String(cmd.route).toLowerCase())}${cmd.coins ? ` with ${plural(cmd.coins, "coin")}` : ""}${cmd.enhancement ? ` (enhanced by ${ln(cmd.enhancement)})` : ""}`;
       case "ForgeAlliance": return `Forge an alliance with ${nationName(view, cmd.nation)}${cmd.cards?.length ? ` using ${cards(cmd.cards)}` : ""}`;
       case "GiveGift": return `Give ${cards(cmd.cards)} to ${seatNation(view, cmd.ally)}`;
       case "ExchangeOffer": return cmd.card ? `Offer ${ln(cmd.card)} in exchange` : "Offer nothing";
@@ -184,7 +184,7 @@ const road = {
       case "ArrestChoice": return `Give up ${ln(cmd.card)}`;
       case "DefendWith": return `Defend with ${ln(cmd.card)}`;
       case "SupportWith": return `Support the ${String(cmd.side).toLowerCase()} with ${ln(cmd.card)}`;
-      case "SupportFinish": return `Done supporting the ${String(cmd.side).toLowerCase()}${cmd.coins ? `, adding ${cmd.coins} coins` : ""}`;
+      case "SupportFinish": return `Done supporting the ${String(cmd.side).toLowerCase()}${cmd.coins ? `, adding ${plural(cmd.coins, "coin")}` : ""}`;
       case "SupportPass": return "Do not support";
       case "SkipForge": return "Forge no alliance";
       case "SkipGift": return "Give no gift";
@@ -193,12 +193,12 @@ const road = {
       case "DeclareCensus": return "Take the census";
       case "RussiaMove": return cmd.track ? `Russia: advance ${TRACK[cmd.track] || cmd.track}` : "Russia: no move";
       case "Respond": return cmd.cards?.length ? `Respond with ${cards(cmd.cards)}` : "Respond without cards";
-      case "DefenseDone": return `Done defending${cmd.coins ? `, adding ${cmd.coins} coins` : ""}`;
+      case "DefenseDone": return `Done defending${cmd.coins ? `, adding ${plural(cmd.coins, "coin")}` : ""}`;
       case "Reroll": return cmd.index === null || cmd.index === undefined ? "Keep the dice" : `Reroll die ${cmd.index + 1}`;
       case "DraftPick": return `Draft ${ln(cmd.card)}`;
       case "RefillHand": return cmd.favorites?.length ? `Refill the hand, keeping ${cards(cmd.favorites)}` : "Refill the hand";
       case "Phase3Choices": return `Religion choices${cmd.catholicism_as ? `: Catholicism as ${STAT[cmd.catholicism_as] || cmd.catholicism_as}` : ""}${cmd.anti_as ? `, Anti-Catholicism as ${STAT[cmd.anti_as] || cmd.anti_as}` : ""}`;
-      case "HelpUpkeep": return `Help with the upkeep: ${cmd.coins} coins`;
+      case "HelpUpkeep": return `Help with the upkeep: ${plural(cmd.coins, "coin")}`;
       case "ParleyAnswer": return cmd.pay ? "Pay 3 coins for the parley" : "Refuse to pay (the attack is cancelled)";
       case "AbandonCity": return `Abandon ${cityName(view, cmd.city)}`;
       case "PayWarCost": return cmd.cards?.length ? `Pay the war cost with ${cards(cmd.cards)}` : "Pay the war cost";
@@ -216,14 +216,14 @@ const road = {
 
   confirm(cmd, ctx) {
     const pay = {
-      DeclareAttack: cmd.coins ? `${cmd.coins} coins` : "",
+      DeclareAttack: cmd.coins ? plural(cmd.coins, "coin") : "",
       PayWarCost: cmd.cards?.length ? listWords(cmd.cards.map((c) => lumName(ctx, c))) : "",
       ForgeAlliance: cmd.cards?.length ? listWords(cmd.cards.map((c) => lumName(ctx, c))) : "",
       GiveGift: cmd.cards?.length ? listWords(cmd.cards.map((c) => lumName(ctx, c))) : "",
-      HelpUpkeep: cmd.coins ? `${cmd.coins} coins` : "",
+      HelpUpkeep: cmd.coins ? plural(cmd.coins, "coin") : "",
       ParleyAnswer: cmd.pay ? "3 coins" : "",
-      SupportFinish: cmd.coins ? `${cmd.coins} coins` : "",
-      DefenseDone: cmd.coins ? `${cmd.coins} coins` : "",
+      SupportFinish: cmd.coins ? plural(cmd.coins, "coin") : "",
+      DefenseDone: cmd.coins ? plural(cmd.coins, "coin") : "",
     }[cmd.type];
     if (pay) return `This spends ${pay}. ${this.label(cmd, ctx)}?`;
     if (cmd.type === "AbandonCity") return `Abandon ${cityName(ctx.view, cmd.city)} for good?`;
@@ -241,7 +241,7 @@ const road = {
     return (view.players || []).map((p) => ({
       seat: p.seat,
       score: `${p.score} prestige`,
-      note: `${p.coins} coins · Science ${p.sci} · Art ${p.art} · ${p.hand_count} cards${p.medallions?.length ? ` · medallions: ${p.medallions.map((m) => MEDAL[m] || m).join(", ")}` : ""}${p.eliminated ? " · eliminated" : ""}`,
+      note: `${plural(p.coins, "coin")} · Science ${p.sci} · Art ${p.art} · ${plural(p.hand_count, "card")}${p.medallions?.length ? ` · medallions: ${p.medallions.map((m) => MEDAL[m] || m).join(", ")}` : ""}${p.eliminated ? " · eliminated" : ""}`,
       order: (view.order || []).indexOf(p.seat) + 1 || undefined,
     }));
   },

@@ -16,6 +16,12 @@ export function added(before, now, key = (x) => String(x)) {
   return (now || []).filter((x) => !old.has(key(x)));
 }
 
+/** "1 coin", "3 coins": a count in words, as the rulebooks write it.
+ * @param {number} n @param {string} word @param {string} [many] */
+export function plural(n, word, many = `${word}s`) {
+  return `${n} ${n === 1 ? word : many}`;
+}
+
 /** "a, b and c". */
 export function listWords(items) {
   const xs = items.filter(Boolean);
