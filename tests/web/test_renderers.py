@@ -93,7 +93,7 @@ def _strings(value: Any) -> set[str]:
     return set()
 
 
-ONE_PLURAL = re.compile(r"(?<![\d.])1 (?:\w+ )?(?:coins|points|cards|tokens|sections)\b")
+ONE_PLURAL = re.compile(r"(?<![\d.])1 (?:\w+ )?(?:coins|points|cards|tokens|sections|monks|books|guests|tasks|spots|tiles)\b")
 """A count of one with its noun in the plural ("1 coins", "1 Wine tokens")."""
 
 

@@ -130,6 +130,8 @@ function turnFoot(foot, { rotate = 0, mirror = false }) {
 const shapeOf = (id) => (String(id).match(/(D2|I3|L3|O4|T4)/) || [])[1];
 const colourOf = (id) => (String(id).match(/-(R|Y|G|B|W)-/) || [])[1];
 const tiles = (list) => listWords((list || []).map((c) => COLOUR_NAME[c] || c));
+/** "a red tile", "red and blue tiles". */
+const tileWords = (list) => ((list || []).length === 1 ? `a ${tiles(list)} tile` : `${tiles(list)} tiles`);
 const sectionWords = (id) => `${COLOUR_NAME[colourOf(id)] || ""} ${SHAPE_NAME[shapeOf(id)] || "section"} section`.trim();
 
 function buildingName(view, letter) {
@@ -228,7 +230,7 @@ const campusGalli = {
       case "SelectActionCard": return `Select ${cn(cmd.card)}`;
       case "ChooseSource": return cmd.source === "hut" ? "Act later, from the hut (large number)" : "Act now, from the bag (small number)";
       case "DeclareBeg": return "Beg instead of paying";
-      case "Beg": return `Beg for ${tiles(cmd.tiles)} tiles`;
+      case "Beg": return `Beg for ${tileWords(cmd.tiles)}`;
       case "ExchangeTiles": return `Exchange ${tiles(cmd.give)} for ${COLOUR_NAME[cmd.take] || cmd.take}`;
       case "TakeFromHut": return `Take the ${sectionWords(cmd.section)} from the hut${pay(cmd.pay)}`;
       case "DrawFromBag": return `Draw a ${SHAPE_NAME[cmd.shape] || cmd.shape} section from the bag${pay(cmd.pay)}`;
@@ -254,7 +256,7 @@ const campusGalli = {
         return `Out of monks: ${what} lies down lazy`;
       }
       case "PassSpecial": return "Pass (no special action)";
-      case "ChooseTiles": return `Take ${tiles(cmd.tiles)} tiles`;
+      case "ChooseTiles": return `Take ${tileWords(cmd.tiles)}`;
       case "SpecialFulfillTask": return `Fulfil the task ${cn(cmd.task)}${pay(cmd.pay)}`;
       case "SpecialExpand": return `Expand ${buildingName(view, cmd.building)}${cmd.master_builder === false ? " without a master builder" : ""}`;
       case "SpecialBuyFromHut": return `Buy the ${sectionWords(cmd.section)} from the hut${pay(cmd.pay)}`;
@@ -293,7 +295,7 @@ const campusGalli = {
       return {
         seat: p.seat,
         score: plural(p.score, "point"),
-        note: [`tiles: ${t}`, `${p.monks_in_supply} monks`, p.library.length ? `${p.library.length} books` : "", p.guests.length ? `${p.guests.length} guests` : "", p.fulfilled.length ? `${p.fulfilled.length} tasks` : "", sel].filter(Boolean).join(" · "),
+        note: [`tiles: ${t}`, plural(p.monks_in_supply, "monk"), p.library.length ? plural(p.library.length, "book") : "", p.guests.length ? plural(p.guests.length, "guest") : "", p.fulfilled.length ? plural(p.fulfilled.length, "task") : "", sel].filter(Boolean).join(" · "),
       };
     });
   },
@@ -481,7 +483,7 @@ function handPanelSvg(ctx, view, live) {
       ${places.length ? svg`
         ${hot("Rotate the section a quarter turn", () => turn({ rotate: 1 }), svg`<rect width="100" height="32" rx="16"/><text x="50" y="16" text-anchor="middle" dominant-baseline="central">⟳ Rotate</text>`, { ui: true, cls: "svg-button", transform: `translate(${x0 + 110} ${y0 + 40})` })}
         ${hot("Mirror the section", () => turn({ mirror: true }), svg`<rect width="100" height="32" rx="16"/><text x="50" y="16" text-anchor="middle" dominant-baseline="central">⇋ Mirror</text>`, { ui: true, cls: "svg-button", transform: `translate(${x0 + 218} ${y0 + 40})` })}
-        <text x=${x0 + 110} y=${y0 + 94} font-size="14" fill="#4a3218" dominant-baseline="central">${here.length ? `${here.length} spots fit this way: click one` : "No spot fits this way: rotate or mirror"}</text>` : nothing}`;
+        <text x=${x0 + 110} y=${y0 + 94} font-size="14" fill="#4a3218" dominant-baseline="central">${here.length ? `${here.length === 1 ? "1 spot fits" : `${here.length} spots fit`} this way: click one` : "No spot fits this way: rotate or mirror"}</text>` : nothing}`;
   } else if (view.event) {
     const ev = view.event;
     body = svg`<text x=${x0 + 12} y=${y0 + 20} font-weight="700" fill="#7a1f18" font-size="16" dominant-baseline="central">Event: ${cardName(ctx, ev.card)}</text>
