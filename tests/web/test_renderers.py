@@ -93,7 +93,8 @@ def _strings(value: Any) -> set[str]:
     return set()
 
 
-ONE_PLURAL = re.compile(r"(?<![\d.])1 (?:\w+ )?(?:coins|points|cards|tokens|sections|monks|books|guests|tasks|spots|tiles)\b")
+_NOUNS = "coins|points|cards|tokens|sections|monks|books|guests|tasks|spots|tiles"
+ONE_PLURAL = re.compile(rf"(?<![\d.])1 (?:\w+ )?(?:{_NOUNS})\b")
 """A count of one with its noun in the plural ("1 coins", "1 Wine tokens")."""
 
 
