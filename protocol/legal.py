@@ -192,7 +192,7 @@ def _group(type_: Any, all_keys: tuple[str, ...], run: list[Command], out: list[
     if len(keys) > 1 and len(run) > 2:
         keys = _order(keys, changed)
     tree = _tree([columns[k] for k in keys], [changed[k] for k in keys], 0, len(run), 0)
-    out.append({"type": type_, "keys": keys, "tree": tree})
+    out.append({"type": type_, "keys": tuple(keys), "tree": tree})
 
 
 def _order(keys: list[str], changed: dict[str, list[bool]]) -> list[str]:
@@ -204,12 +204,12 @@ def _order(keys: list[str], changed: dict[str, list[bool]]) -> list[str]:
 
 def _tree(
     cols: list[list[Any]], changed: list[list[bool]], lo: int, hi: int, depth: int
-) -> list[Any]:
+) -> tuple[Any, ...]:
     """The (sub)tree of the commands ``lo:hi`` over fields ``depth …`` (``cols``: each
     field's values, command by command; ``changed``: where they change)."""
     col = cols[depth]
     if depth == len(cols) - 1:
-        return col[lo:hi]
+        return tuple(col[lo:hi])
     # Where this field's value changes between lo and hi (the fields above are the same
     # throughout): the starts of its runs.
     starts = [lo, *compress(range(lo + 1, hi), changed[depth][lo : hi - 1]), hi]
@@ -221,7 +221,11 @@ def _tree(
             nodes[-1][0].append(col[start])
         else:
             nodes.append([[col[start]], sub])
-    return nodes
+    # Tuples, not lists: groups are kept (``_GROUPS``, ``_RUNS``) for as long as games ask
+    # for them again, and a tuple of plain values is one the garbage collector stops
+    # walking after its first look, where a list is walked by every collection that
+    # reaches it (these trees were half the objects it tracked at 100 duels).
+    return tuple([(tuple(values), sub) for values, sub in nodes])
 
 
 def expand_legal(groups: Sequence[dict[str, Any]]) -> list[Command]:
