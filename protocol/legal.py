@@ -13,6 +13,9 @@ A seat's legal commands can run to hundreds of objects that differ in one or two
   ``k2 … kn``), in order. Equal neighbouring subtrees share one node, so a full product
   (every tile on every free square) costs the sum of its sides, not their product.
 
+In memory the keys and trees are tuples (kept groups the garbage collector stops walking);
+on the wire they are JSON arrays, like any list.
+
 The field order in ``keys`` is the slowest-changing field first (the order of the loops that
 made the list), which can differ from the command's own field order; JSON objects are
 unordered, so the expanded commands are equal to the originals:
