@@ -15,7 +15,9 @@ from server import run
 @pytest.fixture
 def restored_gc() -> Iterator[None]:
     threshold = gc.get_threshold()
+    callbacks = gc.callbacks[:]
     yield
+    gc.callbacks[:] = callbacks
     gc.unfreeze()
     gc.set_threshold(*threshold)
 
@@ -27,6 +29,87 @@ def test_tune_gc_collects_the_young_generation_less_often_and_freezes_start_up()
     run.tune_gc()
     assert gc.get_threshold() == (run.GC_FIRST_GENERATION, second, third)
     assert gc.get_freeze_count() > 0  # what was loaded so far is out of every scan
+    run.tune_gc()  # again: one policy, not two
+    assert sum(isinstance(cb, run.SurvivorsFrozen) for cb in gc.callbacks) == 1
+
+
+class _Node:
+    """A container the collector tracks, that can be part of a cycle."""
+
+    def __init__(self) -> None:
+        self.other: Any = None
+
+
+def _policy() -> run.SurvivorsFrozen:
+    gc.unfreeze()
+    gc.set_threshold(10**8, 10, 10)  # only the collections a test asks for
+    policy = run.SurvivorsFrozen()
+    gc.callbacks.append(policy)
+    return policy
+
+
+@pytest.mark.usefixtures("restored_gc")
+async def test_what_survives_a_collection_in_the_servers_loop_is_frozen() -> None:
+    policy = _policy()
+    kept = [_Node() for _ in range(100)]
+    gc.collect(0)
+    frozen = gc.get_freeze_count()
+    assert frozen >= 100
+    young = {id(o) for g in range(3) for o in gc.get_objects(g)}
+    assert not any(id(node) in young for node in kept)  # no generation scans them again
+    assert policy.full == 0
+
+
+@pytest.mark.usefixtures("restored_gc")
+def test_without_a_running_loop_survivors_stay_where_cpython_puts_them() -> None:
+    _policy()
+    kept = [_Node() for _ in range(100)]
+    gc.collect(0)
+    assert gc.get_freeze_count() == 0
+    assert any(o is kept[0] for o in gc.get_objects(1))  # promoted one generation, as usual
+
+
+@pytest.mark.usefixtures("restored_gc")
+async def test_cyclic_garbage_among_frozen_objects_is_freed_by_the_full_collection() -> None:
+    import asyncio
+    import weakref
+
+    policy = _policy()
+    a, b = _Node(), _Node()
+    a.other, b.other = b, a
+    gone = weakref.ref(a)
+    gc.collect(0)  # the cycle survives (still referenced) and is frozen
+    del a, b
+    gc.collect()  # a full collection skips what is frozen: the cycle stays
+    assert gone() is not None
+    # Enough collections and growth since the last full one: the loop runs it, once.
+    policy.since = run.GC_FULL_AFTER
+    policy.base = 0
+    extra = [_Node() for _ in range(run.GC_FULL_FLOOR + 1)]
+    gc.collect(0)
+    assert policy.full == 0  # not inside the collection's callback
+    await asyncio.sleep(0)
+    assert policy.full == 1
+    assert gone() is None
+    assert policy.since == 0
+    assert policy.base >= len(extra)  # what lives is frozen again
+    gc.collect(0)
+    await asyncio.sleep(0)
+    assert policy.full == 1  # not again until it has grown and collected enough again
+
+
+@pytest.mark.usefixtures("restored_gc")
+async def test_no_full_collection_before_enough_collections_since_the_last() -> None:
+    import asyncio
+
+    policy = _policy()
+    policy.base = 0
+    extra = [_Node() for _ in range(run.GC_FULL_FLOOR + 1)]
+    for _ in range(3):
+        gc.collect(0)
+        await asyncio.sleep(0)
+    assert policy.full == 0 and policy.since == 3
+    assert gc.get_freeze_count() > len(extra)
 
 
 @pytest.mark.usefixtures("restored_gc")
