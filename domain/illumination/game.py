@@ -243,7 +243,8 @@ class Illumination(GameBase[State, Command, ev.Event]):
         return _segments(state, seat)
 
     def full_view(self, state: State) -> IlluminationView:
-        return _full_view(state, sorted(self.to_act(state)), _prompt)
+        seats = self.to_act(state)
+        return _full_view(state, _SEATS_LISTED.get(seats) or sorted(seats), _prompt)
 
     def result(self, state: State) -> Result | None:
         if state.final is None:
@@ -281,6 +282,10 @@ _GLOSSARY = build_glossary()
 _NOBODY: frozenset[Seat] = frozenset()
 _ONLY = (frozenset({0}), frozenset({1}))
 """``to_act``'s answers, made once: the server asks it several times a move."""
+_SEATS_LISTED: dict[frozenset[Seat], list[int]] = {s: sorted(s) for s in (_ONLY[0], _ONLY[1])}
+"""The view's ``to_act`` list of each answer with a seat, one list for every state and game
+(views are never mutated): the next view holds the very same list, which the hub's diff
+skips by identity instead of comparing (most moves leave the seat to act as it was)."""
 
 _CATEGORIES = ("monastery", "battle", "books", "crusade", "sheep_pen", "monk_books", "gold_leaf")
 
