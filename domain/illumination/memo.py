@@ -82,3 +82,16 @@ class Reused(Generic[T]):
         value = make()
         self._items.put(id(anchor), (anchor, inputs, value))
         return value
+
+    def find(self, anchor: object, inputs: tuple[object, ...]) -> T | None:
+        """:meth:`get`'s look-up alone (None: make it and :meth:`keep` it). For the hottest
+        callers: ``get`` takes a closure, made at every call, hit or miss."""
+        hit = self._items.get(id(anchor))
+        if hit is not None and hit[0] is anchor and hit[1] == inputs:
+            return hit[2]
+        return None
+
+    def keep(self, anchor: object, inputs: tuple[object, ...], value: T) -> T:
+        """Keep ``value`` as made from ``anchor`` and ``inputs`` (after :meth:`find`)."""
+        self._items.put(id(anchor), (anchor, inputs, value))
+        return value

@@ -197,7 +197,10 @@ def score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:
         irr.sheep_pen,
         irr.books_completed,
     )
-    return _SCORES.get(state.books, inputs, lambda: _make_score_preview(state, seats))
+    preview = _SCORES.find(state.books, inputs)
+    if preview is None:
+        preview = _SCORES.keep(state.books, inputs, _make_score_preview(state, seats))
+    return preview
 
 
 def _make_score_preview(state: State, seats: range) -> ByAudience[dict[str, int]]:

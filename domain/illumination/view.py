@@ -73,19 +73,25 @@ _BOOK_LISTS: Reused[list[dict[str, Any]]] = Reused()
 def _book_views(state: State) -> list[dict[str, Any]]:
     # Everything a book's view reads besides the book itself: its position, which side
     # sits south, the tiles' faces and gold leaf (tile_view), the active tiles on margins.
+    books = state.books
     inputs = (state.south, state.facedown, state.gold, state.active)
-    return _BOOK_LISTS.get(
-        state.books,
-        inputs,
-        lambda: [_book_view(state, pos, book) for pos, book in enumerate(state.books)],
-    )
+    views = _BOOK_LISTS.find(books, inputs)
+    if views is None:
+        views = _BOOK_LISTS.keep(
+            books, inputs, [_book_view(state, pos, book) for pos, book in enumerate(books)]
+        )
+    return views
 
 
 def _book_view(state: State, pos: int, book: Book) -> dict[str, Any]:
     # Only this book's margin: placing a tile on one book keeps the others' views.
-    margin = tuple(t for t, p in state.active if p == pos)
+    active = state.active
+    margin = tuple([t for t, p in active if p == pos]) if active else ()
     inputs = (pos, state.south, state.facedown, state.gold, margin)
-    return _BOOKS.get(book, inputs, lambda: _make_book_view(state, pos, book, margin))
+    view = _BOOKS.find(book, inputs)
+    if view is None:
+        view = _BOOKS.keep(book, inputs, _make_book_view(state, pos, book, margin))
+    return view
 
 
 _EMPTY_CELLS: dict[tuple[str, int], tuple[dict[str, Any], ...]] = {}
@@ -132,32 +138,43 @@ very same cells, made once, which the hub's diff then skips by identity."""
 
 
 def _book_cells(state: State, book: Book) -> list[dict[str, Any]]:
-    def make() -> list[dict[str, Any]]:
-        empty = _empty_cells(book.layout, book.drollery)
-        return [
-            empty[cell]
-            if (tile := book.cells[cell]) is None
-            else _covered(empty[cell], tile_view(state, tile))
-            for cell in range(25)
-        ]
-
     # What tile_view reads besides the tile: its face and its gold leaf.
-    return _CELLS.get(book, (state.facedown, state.gold), make)
+    inputs = (state.facedown, state.gold)
+    cells = _CELLS.find(book, inputs)
+    if cells is None:
+        empty = _empty_cells(book.layout, book.drollery)
+        cells = _CELLS.keep(
+            book,
+            inputs,
+            [
+                empty[cell]
+                if (tile := book.cells[cell]) is None
+                else _covered(empty[cell], tile_view(state, tile))
+                for cell in range(25)
+            ],
+        )
+    return cells
 
 
 def _make_book_view(state: State, pos: int, book: Book, margin: tuple[str, ...]) -> dict[str, Any]:
-    cells = _book_cells(state, book)
-    south = state.south
-    numbers = {SIDE_KEYS[s]: (pos + 1 if s == south else 3 - pos) for s in (0, 1)}
     return {
         "pos": pos,
         "layout": book.layout,
-        "number": numbers,
+        "number": _NUMBERS[state.south][pos],
         "closed": book.closed,
         "completed_by": None if book.completed_by is None else SIDE_KEYS[book.completed_by],
-        "cells": cells,
-        "margin": [tile_view(state, t) for t in margin],
+        "cells": _book_cells(state, book),
+        "margin": [tile_view(state, t) for t in margin] if margin else _NO_TILES,
     }
+
+
+_NUMBERS = tuple(
+    tuple({SIDE_KEYS[s]: (pos + 1 if s == south else 3 - pos) for s in (0, 1)} for pos in range(3))
+    for south in (0, 1)
+)
+"""A Book's number for each side, by the side south and its position (six dicts in all),
+shared by every Book view: a view made anew (its margin changed) keeps the very same dict,
+which the hub's diff skips by identity instead of comparing."""
 
 
 def _sees_side(p: PlayerPanel, viewer: Viewer) -> bool:
@@ -204,8 +221,12 @@ _PANELS: Reused[PlayerPanel] = Reused()
 def _player_view(state: State, side: int) -> PlayerPanel:
     # Everything the panel reads besides the player: their seat, the end, and the tiles'
     # faces and gold leaf (tile_view).
+    player = state.players[side]
     inputs = (state.seat_of(side), state.phase is PHASE_OVER, state.facedown, state.gold)
-    return _PANELS.get(state.players[side], inputs, lambda: _make_player_view(state, side))
+    panel = _PANELS.find(player, inputs)
+    if panel is None:
+        panel = _PANELS.keep(player, inputs, _make_player_view(state, side))
+    return panel
 
 
 _ARCHWAYS: Reused[list[list[dict[str, Any] | None]]] = Reused()
@@ -422,7 +443,7 @@ def _prompts(state: State, seats: range, prompt: Callable[[State, Viewer], str])
         state.line_chosen,
         state.acted,
         state.active,
-        tuple([state.books[pos].closed for _, pos in state.active]),
+        tuple([state.books[pos].closed for _, pos in state.active]) if state.active else (),
     )
     view = _PROMPTS.get(key)
     if view is None:
@@ -448,19 +469,32 @@ def _monastery(state: State) -> dict[str, Any]:
             _MONASTERIES.clear()
         view = _MONASTERIES[key] = {
             "abbot": state.abbot,
-            "stations": list(CONTENT.stations),
+            "stations": _STATIONS,
             "ritual_spaces": [
-                {
-                    "ritual": CONTENT.rituals[i // 3],
-                    "size": CONTENT.ritual_spaces[i % 3][0],
-                    "points": CONTENT.ritual_spaces[i % 3][1],
-                    "owner": None if o is None else SIDE_KEYS[o],
-                }
+                _RITUAL_SPACES[i][0 if o is None else o + 1]
                 for i, o in enumerate(state.ritual_spaces)
             ],
             "book_spaces": [None if o is None else SIDE_KEYS[o] for o in state.book_spaces],
         }
     return view
+
+
+_STATIONS: list[str | None] = list(CONTENT.stations)
+_RITUAL_SPACES = tuple(
+    tuple(
+        {
+            "ritual": CONTENT.rituals[i // 3],
+            "size": CONTENT.ritual_spaces[i % 3][0],
+            "points": CONTENT.ritual_spaces[i % 3][1],
+            "owner": owner,
+        }
+        for owner in (None, *SIDE_KEYS)
+    )
+    for i in range(3 * len(CONTENT.rituals))
+)
+"""The monastery's pieces that a new monastery view (a ritual space or Book space taken)
+keeps: each space's dict by its owner (unowned, REV's, IRR's) and the stations, one of
+each for every view, so the hub's diff skips the unchanged ones by identity."""
 
 
 def _battle_cards(battle: tuple[tuple[int, int], ...]) -> list[dict[str, Any]]:
