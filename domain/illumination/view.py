@@ -247,26 +247,39 @@ _TOKENS: dict[tuple[int, ...], dict[str, int]] = {}
 
 
 def _archways(state: State, p: Player) -> list[list[dict[str, Any] | None]]:
-    def make() -> list[list[dict[str, Any] | None]]:
-        arch = p.archways
-        return [
-            [None if (t := arch[r * 3 + c]) is None else tile_view(state, t) for c in range(3)]
-            for r in range(3)
-        ]
-
+    arch = p.archways
     # Empty archways read nothing else (and the shared empty tuple is every game's).
-    faces = (state.facedown, state.gold) if any(p.archways) else ()
-    return _ARCHWAYS.get(p.archways, faces, make)
+    faces = (state.facedown, state.gold) if any(arch) else ()
+    view = _ARCHWAYS.find(arch, faces)
+    if view is None:
+        view = _ARCHWAYS.keep(
+            arch,
+            faces,
+            [
+                [None if (t := arch[r * 3 + c]) is None else tile_view(state, t) for c in range(3)]
+                for r in range(3)
+            ],
+        )
+    return view
 
 
 def _pen(state: State, p: Player) -> list[dict[str, Any]]:
-    if not p.sheep_pen:
+    pen = p.sheep_pen
+    if not pen:
         return _NO_TILES
-    return _PENS.get(
-        p.sheep_pen,
-        (state.facedown, state.gold),
-        lambda: [tile_view(state, t) for t in p.sheep_pen],
-    )
+    faces = (state.facedown, state.gold)
+    view = _PENS.find(pen, faces)
+    if view is None:
+        view = _PENS.keep(pen, faces, [tile_view(state, t) for t in pen])
+    return view
+
+
+def _stacks(p: Player) -> list[list[str]]:
+    stacks = p.stacks
+    view = _STACKS.find(stacks, ())
+    if view is None:
+        view = _STACKS.keep(stacks, (), [list(s) for s in stacks])
+    return view
 
 
 _LISTED: Kept[int, tuple[tuple[str, ...], list[str]]] = Kept(2 * REUSE_MAX)
@@ -331,7 +344,7 @@ def _make_player_view(state: State, side: int) -> PlayerPanel:
         passed=p.passed,
         boxed=_listed(p.boxed),
         monk=monk,
-        stacks=_STACKS.get(p.stacks, (), lambda: [list(s) for s in p.stacks]),
+        stacks=_stacks(p),
         deck=_listed(p.deck),
         over=state.phase is PHASE_OVER,
     )
