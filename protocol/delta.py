@@ -32,7 +32,7 @@ so a reader holding the old view keeps a consistent one, and unchanged parts are
 from __future__ import annotations
 
 from itertools import compress, count
-from operator import is_, is_not
+from operator import is_not
 from typing import Any
 
 __all__ = ["Delta", "DeltaError", "apply_delta", "diff"]
@@ -62,22 +62,6 @@ def _diff(old: Any, new: Any, path: list[Any], ops: Delta) -> None:
     # What differs and is no container of the same kind on both sides is set in place
     # here, without a call for it: most operations of a move are such leaves.
     if type(old) is dict and type(new) is dict:
-        if len(old) == len(new) and all(map(is_, old, new)):
-            # The same keys in the same order (nearly always: two views of one part): the
-            # keys whose values are not the very same objects are picked out at C speed,
-            # and only they are looked at here (most of a view's values are kept pieces),
-            # in the order the walk below would take.
-            for key in compress(new, map(is_not, old.values(), new.values())):
-                before, value = old[key], new[key]
-                if before != value:
-                    kind = type(before)
-                    if kind is type(value) and (kind is dict or kind is list):
-                        _diff(before, value, [*path, key], ops)
-                    elif kind in _LEAVES or not _walked(before, value):
-                        ops.append([[*path, key], value])
-                    else:
-                        _diff(before, value, [*path, key], ops)
-            return
         added = 0
         for key, value in new.items():
             before = old.get(key, _ABSENT)
