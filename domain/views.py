@@ -39,7 +39,6 @@ from __future__ import annotations
 import collections.abc
 import types
 import typing
-from operator import attrgetter
 from typing import Any, TypeVar, cast
 
 import attrs
@@ -78,7 +77,7 @@ _KEEP: Any = object()
 
 
 # -- what each part type holds, worked out once ---------------------------------------------
-_VERBATIM, _WALK, _PERSONAL = 0, 1, 2
+_VERBATIM, _WALK = 0, 1
 
 
 @attrs.frozen
@@ -103,15 +102,6 @@ class _Plan:
     sole_owner: str | None = None
     """For such a part whose rule is one owner field (``secret(owner="seat")``, as
     :class:`Owned`): that field, so the renderer decides without calling the rule."""
-    base_get: Any = None
-    """The sent fields' values at once (an ``operator.attrgetter`` of ``wire``'s names, in
-    order; None for fewer than two), for the shared part of a part's wire form."""
-    base_names: tuple[str, ...] = ()
-    """``wire``'s names, in order (what ``base_get`` reads)."""
-    base_fix: tuple[tuple[str, int, Any], ...] = ()
-    """Of ``wire``, what that shared part does not hold as read: each personal field (how
-    ``_PERSONAL``: a placeholder, filled in per audience), each walked one, and each left
-    out for some value."""
 
 
 _PLANS: dict[type, _Plan] = {}
@@ -181,13 +171,6 @@ def _plan(cls: type) -> _Plan:
             frozenset(specs) | frozenset(walk),
             sole,
             _sole_owner(sole[0]) if sole is not None else None,
-            attrgetter(*(n for n, _, _ in wire)) if len(wire) > 1 else None,
-            tuple(n for n, _, _ in wire),
-            tuple(
-                (n, _PERSONAL if n in specs or n in walk else how, left_out)
-                for n, how, left_out in wire
-                if n in specs or n in walk or how == _WALK or left_out is not _KEEP
-            ),
         )
     finally:
         _BUILDING.discard(cls)
@@ -333,29 +316,14 @@ def _render(part: Any, plan: _Plan, viewer: Viewer, memo: Memo) -> Any:
     if hit is not None and hit[0] is part:
         base = hit[1]
     else:
-        get = plan.base_get
-        if get is not None:
-            # Every sent field read at once, in C, then only what is not sent as read is
-            # looked at: the same keys in the same order as the loop below makes them.
-            base = dict(zip(plan.base_names, get(part), strict=True))
-            for name, how, left_out in plan.base_fix:
-                if how == _PERSONAL:
-                    base[name] = None  # filled in per audience, in its place
-                    continue
-                value = base[name]
-                if value is left_out:
-                    del base[name]
-                elif how == _WALK:
-                    base[name] = _wire_value(value, memo, False)
-        else:
-            base = {}
-            for name, how, left_out in plan.wire:
-                if name in plan.personal:
-                    base[name] = None  # filled in per audience, in its place
-                    continue
-                value = getattr(part, name)
-                if value is not left_out:
-                    base[name] = _wire_value(value, memo, False) if how == _WALK else value
+        base = {}
+        for name, how, left_out in plan.wire:
+            if name in plan.personal:
+                base[name] = None  # filled in per audience, in its place
+                continue
+            value = getattr(part, name)
+            if value is not left_out:
+                base[name] = _wire_value(value, memo, False) if how == _WALK else value
         memo[key] = (part, base)
     out = dict(base)
     for name, spec, how in plan.secret_wire:
