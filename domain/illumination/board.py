@@ -12,6 +12,7 @@ __all__ = [
     "benefits",
     "bounded",
     "conflicts",
+    "conflicts_near",
     "monk_search",
     "strength",
 ]
@@ -103,6 +104,46 @@ def conflicts(state: State, book: Book) -> list[Conflict]:
                     pair_of[n] = None
                     comp.append(n)
                     sides |= bit_of[n]
+            i += 1
+        if sides == 3:
+            comp.sort()
+            out.append(Conflict(pair, tuple(comp)))
+    return out
+
+
+def conflicts_near(state: State, book: Book, cell: int) -> list[Conflict]:
+    """The conflicts holding ``cell`` or a neighbour of it: of :func:`conflicts`, those a
+    tile just placed on ``cell`` can have made or bounded (it joins only its own pair's
+    component, and it fills an empty square only its neighbours touch); every other
+    component is as it was before the placement. In reading order of their first cells
+    within each start, which callers sort anyway.
+
+    Walks those components only, where :func:`conflicts` reads all 25 squares: after a
+    placement on a Book settled by the last one (see ``Turn.place``) the rest cannot hold
+    a Bounded Battle not already fought or reported tied."""
+    down = state.facedown
+    cells = book.cells
+    seen: set[int] = set()
+    out: list[Conflict] = []
+    for start in (cell, *NEIGHBOURS[cell]):
+        if start in seen:
+            continue
+        tile = cells[start]
+        if tile is None or tile in down or (pair := _TILE_PAIR.get(tile)) is None:
+            continue
+        seen.add(start)
+        comp = [start]
+        sides = _TILE_SIDE_BIT[tile]
+        i = 0
+        while i < len(comp):
+            for n in NEIGHBOURS[comp[i]]:
+                if n in seen:
+                    continue
+                t = cells[n]
+                if t is not None and _TILE_PAIR.get(t) == pair and t not in down:
+                    seen.add(n)
+                    comp.append(n)
+                    sides |= _TILE_SIDE_BIT[t]
             i += 1
         if sides == 3:
             comp.sort()

@@ -13,7 +13,7 @@ from typing import Literal
 from ..randomness import Rng
 from ..transaction import Transaction
 from . import events as ev
-from .board import benefits, bounded, conflicts, monk_search, strength
+from .board import benefits, bounded, conflicts, conflicts_near, monk_search, strength
 from .content import CONTENT
 from .evolve import apply, line_cells
 from .scoring import breakdown, winners
@@ -62,6 +62,8 @@ def marker_remedy(state: State, side: int) -> Remedy:
 
 TILES = CONTENT.tiles
 NO_PAYMENT = (0, 0, 0, 0, 0)
+_SETTLED = frozenset({"quill", "scriptum", "monk"})
+"""Placements made with no tile lifted in the same decision (``Turn.place``)."""
 
 
 class Turn(Transaction[State, ev.Event]):
@@ -138,12 +140,22 @@ class Turn(Transaction[State, ev.Event]):
                 self.gain_coins(side, 1, "quill")
             for ritual in tokens:
                 self.gain_token(side, ritual, "adjacent")
-        self.resolve_battles(pos)
+        # A placement on a settled Book (no tile lifted from it in this decision: only
+        # Motus and Exilium lift, and both place with their own ``how``) can start a
+        # Bounded Battle only around its square; a Book a tile left may hold new ones
+        # anywhere (a component split by the lift), so it is searched whole.
+        self.resolve_battles(pos, cell if how in _SETTLED else None)
         self.check_completion(pos, side)
 
-    def resolve_battles(self, pos: int) -> None:
+    def resolve_battles(self, pos: int, near: int | None = None) -> None:
+        """Fight the Bounded Battles of Book ``pos`` (each tie reported once), in order of
+        pair and first square; ``near``: only those around that square, the Book being
+        otherwise settled (every other Bounded Battle fought or reported tied)."""
         book = self.state.books[pos]
-        battles = [c for c in conflicts(self.state, book) if bounded(book, c)]
+        found = (
+            conflicts(self.state, book) if near is None else conflicts_near(self.state, book, near)
+        )
+        battles = [c for c in found if bounded(book, c)]
         battles.sort(key=lambda c: (c.pair, c.cells[0]))
         for conflict in battles:
             book = self.state.books[pos]
