@@ -42,8 +42,15 @@ class Reader:
         self.solo = len(names.labels) == 1
         seat = names.viewer.seat
         self.north = not self.solo and seat is not None and seat == self.seat_of.get(1)
+        # Both sides' names, worked out once: nearly every sentence names a side, and
+        # Names.seat (a label, a player and a comparison) cost a fifth of narrating.
+        self._who = {side: self._name(side) for side in (0, 1)}
 
     def who(self, side: int) -> str:
+        who = self._who.get(side)
+        return self._name(side) if who is None else who
+
+    def _name(self, side: int) -> str:
         seat = self.seat_of.get(side)
         return MONK if seat is None else self.names.seat(seat)
 
