@@ -111,6 +111,9 @@ class Declaration:
     """The one plain field every secret of the type is owned by (``secret(owner="seat")``
     on each), else None: the seat viewer of that seat sees the whole event, every other
     seat or spectator none of its secrets, decided with one comparison."""
+    public: bool = False
+    """No secret and no ``private_to``: every viewer gets the event itself, the commonest
+    case (a placement, a payment), answered before any of the rest is read."""
 
 
 def secret(
@@ -160,7 +163,8 @@ def event(cls: type[T] | None = None, /, *, private_to: str | tuple[str, ...] = 
         }
         sole = next(iter(rules)) if len(rules) == 1 else None
         owner = sole[0] if sole is not None and len(sole) == 1 and "." not in sole[0] else None
-        setattr(frozen, _DECLARED, Declaration(secrets, owners, init, owner))
+        public = not secrets and not owners
+        setattr(frozen, _DECLARED, Declaration(secrets, owners, init, owner, public))
         return frozen
 
     return make if cls is None else make(cls)
@@ -183,7 +187,7 @@ def redact(ev: T, viewer: Viewer) -> T | None:
     decl = type(ev).__dict__.get(_DECLARED)  # declaration(), without its call when found
     if not isinstance(decl, Declaration):
         decl = declaration(type(ev))
-    if viewer.omniscient:
+    if viewer.omniscient or decl.public:
         return ev
     if decl.private_to and not any(_sees(viewer, _path(ev, f)) for f in decl.private_to):
         return None
