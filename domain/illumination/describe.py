@@ -9,8 +9,8 @@ Knight"), never by id.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import assert_never
+from collections.abc import Callable, Sequence
+from typing import Any, assert_never
 
 from ..narration import Names, join_words, plural
 from ..viewers import Viewer
@@ -187,36 +187,68 @@ def _factions(n: int, faction: str) -> str:
     return f"{n} {faction if n == 1 else WORDS.plurals[faction]}"
 
 
+def _tile_placed(e: ev.TilePlaced, r: Reader) -> str:
+    gold, how = e.gold_leaf, e.how
+    leaf = f" over {plural(len(gold), 'gold leaf tile')}" if gold else ""
+    where = r.square(e.pos, e.cell)
+    if how == "scriptum":
+        where = f"the text at {where}"
+    return f"{r.who(e.side)} places {a_tile(e.tile)} on {where}{_HOW.get(how, '')}{leaf}"
+
+
+def _abbot_moved(e: ev.AbbotMoved, r: Reader) -> str:
+    side, pay = e.side, e.payment
+    if e.card or r.is_monk(side) or not any(pay):
+        return f"The Abbot moves to {station(e.station)}"
+    return f"{r.who(side)} pays {payment(pay)} to move the Abbot to {station(e.station)}"
+
+
+def _token_gained(e: ev.TokenGained, r: Reader) -> str:
+    why = _TOKEN_REASONS.get(e.reason, "")
+    token = f"a {CONTENT.rituals[e.ritual]} token"
+    return f"{r.who(e.side)} collects {token}" + (f" {why}" if why else "")
+
+
+def _turn_started(e: ev.TurnStarted, r: Reader) -> str:
+    return f"Turn {e.turn_no}: {r.who(e.side)}"
+
+
+def _line_chosen(e: ev.LineChosen, r: Reader) -> str:
+    side = e.side
+    return (
+        f"{r.who(side)} takes {line(e.kind, e.index)} of {r.their(side)} archways "
+        f"to {r.book(e.pos)}: {tiles_list(e.tiles)}"
+    )
+
+
+def _coins_gained(e: ev.CoinsGained, r: Reader) -> str:
+    why = _COIN_REASONS.get(e.reason, "")
+    return f"{r.who(e.side)} collects {plural(e.amount, 'coin')}" + (f" {why}" if why else "")
+
+
+def _stack_flipped(e: ev.StackFlipped, r: Reader) -> str:
+    return f"{r.who(e.side)} refills the archways from a stack: {tiles_list(e.tiles)}"
+
+
+_COMMON: dict[type, Callable[[Any, Reader], str]] = {
+    ev.TilePlaced: _tile_placed,
+    ev.AbbotMoved: _abbot_moved,
+    ev.TokenGained: _token_gained,
+    ev.TurnStarted: _turn_started,
+    ev.LineChosen: _line_chosen,
+    ev.CoinsGained: _coins_gained,
+    ev.StackFlipped: _stack_flipped,
+}
+"""The sentences of the commonest events of a move (nine in ten), found by type: a
+``match`` tries its cases in order, each an isinstance and a getattr per field named."""
+
+
 def _sentence(e: ev.Event, r: Reader) -> str:
+    common = _COMMON.get(type(e))
+    if common is not None:
+        return common(e, r)
     match e:
-        # The commonest events of a move first: a match tries its cases in order, and the
-        # events are unrelated classes, so the order changes nothing but the time.
-        case ev.TilePlaced(side=side, tile=tile, pos=pos, cell=cell, how=how, gold_leaf=gold):
-            leaf = f" over {plural(len(gold), 'gold leaf tile')}" if gold else ""
-            where = r.square(pos, cell)
-            if how == "scriptum":
-                where = f"the text at {where}"
-            return f"{r.who(side)} places {a_tile(tile)} on {where}{_HOW.get(how, '')}{leaf}"
-        case ev.AbbotMoved(station=s, side=side, payment=pay, card=card):
-            if card or r.is_monk(side) or not any(pay):
-                return f"The Abbot moves to {station(s)}"
-            return f"{r.who(side)} pays {payment(pay)} to move the Abbot to {station(s)}"
-        case ev.TokenGained(side=side, ritual=ritual, reason=reason):
-            why = _TOKEN_REASONS.get(reason, "")
-            token = f"a {CONTENT.rituals[ritual]} token"
-            return f"{r.who(side)} collects {token}" + (f" {why}" if why else "")
-        case ev.TurnStarted(side=side, turn_no=n):
-            return f"Turn {n}: {r.who(side)}"
-        case ev.LineChosen(side=side, kind=kind, index=i, pos=pos, tiles=tiles):
-            return (
-                f"{r.who(side)} takes {line(kind, i)} of {r.their(side)} archways "
-                f"to {r.book(pos)}: {tiles_list(tiles)}"
-            )
-        case ev.CoinsGained(side=side, amount=n, reason=reason):
-            why = _COIN_REASONS.get(reason, "")
-            return f"{r.who(side)} collects {plural(n, 'coin')}" + (f" {why}" if why else "")
-        case ev.StackFlipped(side=side, tiles=tiles):
-            return f"{r.who(side)} refills the archways from a stack: {tiles_list(tiles)}"
+        # The commonest of the rest first: the order changes nothing but the time.
         case ev.CardPlayed(side=side, card=card):
             return f"{r.who(side)} plays {WORDS.card(card)}"
         case ev.ActiveTileMoved(side=side, tile=tile, from_pos=a, to_pos=b, payment=pay):
@@ -357,6 +389,17 @@ def _sentence(e: ev.Event, r: Reader) -> str:
             return "The Mystic Monk keeps the Two-Coin tile as gold leaf for his next tile"
         case ev.MonkTileDiscarded(tile=tile):
             return f"No open Quill is left: the Mystic Monk's {WORDS.tile(tile)} is discarded"
+        case (
+            ev.TilePlaced()
+            | ev.AbbotMoved()
+            | ev.TokenGained()
+            | ev.TurnStarted()
+            | ev.LineChosen()
+            | ev.CoinsGained()
+            | ev.StackFlipped()
+        ):
+            # An instance of a subclass of one of them: its class's sentence.
+            return next(_COMMON[c] for c in type(e).__mro__ if c in _COMMON)(e, r)
         case _:
             assert_never(e)
 
@@ -382,7 +425,10 @@ def _table_reader(state: State, viewer: Viewer) -> Reader:
 
 
 def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    first = text[:1]
+    upper = first.upper()
+    # Most sentences begin with a name, already capitalised: no new string then.
+    return text if upper == first else upper + text[1:]
 
 
 def prompt(state: State, viewer: Viewer) -> str:
