@@ -63,12 +63,11 @@ def _archway(value: object) -> int:
 
 
 def _payment(state: State, side: int, payment: object, cost: int) -> tuple[int, ...]:
-    if (
-        not isinstance(payment, tuple)
-        or len(payment) != 5
-        or any(type(x) is not int or x < 0 for x in payment)
-    ):
+    if not isinstance(payment, tuple) or len(payment) != 5:
         raise InvalidCommand("a payment is (coins, Candle, Bell, Wine, Bread), each 0 or more")
+    for x in payment:  # a loop, not any() over a generator: checked on every payment
+        if type(x) is not int or x < 0:
+            raise InvalidCommand("a payment is (coins, Candle, Bell, Wine, Bread), each 0 or more")
     total = sum(payment)
     if total != cost:
         raise RuleViolation(
@@ -76,8 +75,13 @@ def _payment(state: State, side: int, payment: object, cost: int) -> tuple[int, 
             code="wrong_payment",
         )
     player = state.players[side]
-    if payment[0] > player.coins or any(
-        x > held for x, held in zip(payment[1:], player.tokens, strict=True)
+    held = player.tokens
+    if (
+        payment[0] > player.coins
+        or payment[1] > held[0]
+        or payment[2] > held[1]
+        or payment[3] > held[2]
+        or payment[4] > held[3]
     ):
         raise RuleViolation(
             "you do not hold the coins and tokens of that payment", code="cannot_pay"

@@ -48,10 +48,18 @@ def _pay(state: State, side: int, payment: tuple[int, ...], **changes: object) -
     """``payment`` moved from ``side`` (coins to nowhere, tokens back to the supply), with
     ``changes`` to the state in the same copy of it."""
     p = state.players[side]
-    tokens = tuple(t - x for t, x in zip(p.tokens, payment[1:], strict=True))
-    supply = tuple(s + x for s, x in zip(state.supply, payment[1:], strict=True))
-    p = _evolve(p, coins=p.coins - payment[0], tokens=tokens)
-    return _evolve(state, players=_players_with(state, side, p), supply=supply, **changes)
+    coins, candle, bell, wine, bread = payment
+    if candle or bell or wine or bread:  # most payments are coins alone
+        # Four items each, unpacked (a mismatched length raises, as a strict zip did):
+        # the two generator expressions this replaces cost more than the copies.
+        t0, t1, t2, t3 = p.tokens
+        s0, s1, s2, s3 = state.supply
+        tokens = (t0 - candle, t1 - bell, t2 - wine, t3 - bread)
+        changes["supply"] = (s0 + candle, s1 + bell, s2 + wine, s3 + bread)
+        p = _evolve(p, coins=p.coins - coins, tokens=tokens)
+    else:  # the tokens and the supply kept as they are (equal, and the same objects)
+        p = _evolve(p, coins=p.coins - coins)
+    return _evolve(state, players=_players_with(state, side, p), **changes)
 
 
 def _marker(state: State, side: int) -> State:
