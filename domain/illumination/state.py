@@ -130,12 +130,24 @@ class Book:
         return CONTENT.layouts[self.layout].cells[cell]
 
     def open_quills(self) -> list[int]:
-        q = CONTENT.layouts[self.layout].cells
-        return [i for i in range(25) if q[i] != "T" and self.cells[i] is None]
+        cells = self.cells
+        return [i for i in _QUILLS[self.layout] if cells[i] is None]
 
     def has_open_quill(self) -> bool:
-        q = CONTENT.layouts[self.layout].cells
-        return any(q[i] != "T" and self.cells[i] is None for i in range(25))
+        # Asked after every placement: a loop over the layout's Quills alone, not any()
+        # over a generator reading all 25 squares' colours.
+        cells = self.cells
+        for i in _QUILLS[self.layout]:  # noqa: SIM110 (a loop: no generator frame)
+            if cells[i] is None:
+                return True
+        return False
+
+
+_QUILLS: dict[str, tuple[int, ...]] = {
+    lid: tuple(i for i, colour in enumerate(layout.cells) if colour != "T")
+    for lid, layout in CONTENT.layouts.items()
+}
+"""Each Book layout's Quill squares (all but text), in reading order."""
 
 
 @attrs.frozen(slots=False)
