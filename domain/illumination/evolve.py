@@ -176,8 +176,13 @@ def _token(s: State, e: ev.TokenGained) -> State:
 
 
 def _tile_placed(s: State, e: ev.TilePlaced) -> State:
-    active = tuple(a for a in s.active if a[0] != e.tile)
-    book = _set_cell(s.books[e.pos], e.cell, e.tile)
+    active = s.active
+    tile = e.tile
+    for i, (t, _) in enumerate(active):
+        if t == tile:  # the margin holds a tile once: the rest kept as it is
+            active = (*active[:i], *active[i + 1 :])
+            break
+    book = _set_cell(s.books[e.pos], e.cell, tile)
     # One copy of the state for the Book, the margin and the rest.
     changes: dict[str, object] = {"active": active, "books": _books_with(s, e.pos, book)}
     if s.lifted == e.tile:
