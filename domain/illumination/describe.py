@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, assert_never
 
+from ..memo import Kept
 from ..narration import Names, join_words, plural
 from ..viewers import Viewer
 from . import events as ev
 from .content import CONTENT
 from .glossary import WORDS
-from .memo import Kept
 from .state import Mode, PendingKind, Phase, State
 
 __all__ = ["Reader", "narrate", "summary"]

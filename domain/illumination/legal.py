@@ -14,10 +14,10 @@ from functools import lru_cache
 from itertools import chain
 from typing import TypeVar, assert_never, cast
 
+from ..memo import Kept
 from . import commands as cmd
 from .content import CONTENT
 from .evolve import line_cells
-from .memo import Kept
 from .state import MODE_DUEL, PHASE_PLAY, Book, PendingKind, State
 from .turn import marker_remedy
 

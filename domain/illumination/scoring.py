@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ..memo import Kept, Reused
 from ..views import ByAudience
 from .content import CONTENT, SIDES
-from .memo import Kept, Reused
 from .state import PHASE_OVER, Book, Mode, State
 
 __all__ = [

@@ -7,174 +7,31 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..memo import REUSE_MAX, Kept, Reused
 from ..secrets import secret
 from ..viewers import SPECTATOR, Viewer, seat_viewer
 from ..views import ByAudience, internal, public, view_part
 from .content import CONTENT
-from .memo import REUSE_MAX, Kept, Reused
 from .scoring import breakdown, score_preview
 from .state import (
     MODE_DUEL,
     MODE_SOLO,
     PHASE_OVER,
     PHASE_PLAY,
-    Book,
     Mode,
     PendingKind,
     Player,
     State,
 )
+from .view_books import NO_TILES, SIDE_KEYS, book_views, tile_view
 
 __all__ = ["IlluminationView", "PlayerPanel", "full_view", "hidden_values"]
-
-TILES = CONTENT.tiles
-SIDE_KEYS = ("REV", "IRR")
 
 
 def _sees(state: State, viewer: Viewer, side: int) -> bool:
     if viewer.omniscient or state.phase is PHASE_OVER:
         return True
     return viewer.seat is not None and state.seat_of(side) == viewer.seat
-
-
-_STATIC: dict[str, dict[str, Any]] = {
-    t: {
-        "id": t,
-        "side": SIDE_KEYS[i.side],
-        "faction": i.faction,
-        "colour": i.colour,
-        "two_coin": i.is_coin,
-    }
-    for t, i in TILES.items()
-}
-
-
-_TILE_VIEWS: dict[tuple[str, bool, tuple[str, ...]], dict[str, Any]] = {}
-"""One dict per tile, face and gold leaf (a few hundred in all), shared by every view."""
-
-
-def tile_view(state: State, tile: str) -> dict[str, Any]:
-    gold = state.gold_of(tile) if state.gold else ()
-    key = (tile, tile not in state.facedown, gold)
-    view = _TILE_VIEWS.get(key)
-    if view is None:
-        if len(_TILE_VIEWS) >= 4 * REUSE_MAX:
-            _TILE_VIEWS.clear()
-        view = _TILE_VIEWS[key] = {**_STATIC[tile], "faceup": key[1], "gold_leaf": list(gold)}
-    return view
-
-
-_BOOKS: Reused[dict[str, Any]] = Reused()
-"""Book views by book: a move changes one book at most, so the others are reused."""
-_BOOK_LISTS: Reused[list[dict[str, Any]]] = Reused()
-"""The list of the three, by the state's tuple of books (new only when a book changed)."""
-
-
-def _book_views(state: State) -> list[dict[str, Any]]:
-    # Everything a book's view reads besides the book itself: its position, which side
-    # sits south, the tiles' faces and gold leaf (tile_view), the active tiles on margins.
-    books = state.books
-    inputs = (state.south, state.facedown, state.gold, state.active)
-    views = _BOOK_LISTS.find(books, inputs)
-    if views is None:
-        views = _BOOK_LISTS.keep(
-            books, inputs, [_book_view(state, pos, book) for pos, book in enumerate(books)]
-        )
-    return views
-
-
-def _book_view(state: State, pos: int, book: Book) -> dict[str, Any]:
-    # Only this book's margin: placing a tile on one book keeps the others' views.
-    active = state.active
-    margin = tuple([t for t, p in active if p == pos]) if active else ()
-    inputs = (pos, state.south, state.facedown, state.gold, margin)
-    view = _BOOKS.find(book, inputs)
-    if view is None:
-        view = _BOOKS.keep(book, inputs, _make_book_view(state, pos, book, margin))
-    return view
-
-
-_EMPTY_CELLS: dict[tuple[str, int], tuple[dict[str, Any], ...]] = {}
-"""The 25 uncovered cells of a layout with its Drollery (a few layouts in all)."""
-_COVERED: dict[tuple[int, int], tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {}
-"""A covered cell by the identities of its uncovered form and its tile's view (both shared
-and kept alive in the entry, so that no id is reused). Keyed by pieces every game shares,
-not by one game's state: a plain dict, started afresh when full."""
-
-
-def _empty_cells(layout_id: str, drollery: int) -> tuple[dict[str, Any], ...]:
-    cells = _EMPTY_CELLS.get((layout_id, drollery))
-    if cells is None:
-        layout = CONTENT.layouts[layout_id].cells
-        cells = _EMPTY_CELLS[(layout_id, drollery)] = tuple(
-            {
-                "row": cell // 5,
-                "col": cell % 5,
-                "quill": None if layout[cell] == "T" else layout[cell],
-                "drollery": cell == drollery,
-                "tile": None,
-            }
-            for cell in range(25)
-        )
-    return cells
-
-
-def _covered(empty: dict[str, Any], tile: dict[str, Any]) -> dict[str, Any]:
-    key = (id(empty), id(tile))
-    hit = _COVERED.get(key)
-    if hit is not None and hit[0] is empty and hit[1] is tile:
-        return hit[2]
-    if len(_COVERED) >= 16 * REUSE_MAX:
-        _COVERED.clear()
-    view = {**empty, "tile": tile}  # the same keys in the same order, "tile" filled in
-    _COVERED[key] = (empty, tile, view)
-    return view
-
-
-_CELLS: Reused[list[dict[str, Any]]] = Reused()
-"""A Book's 25 cells by book, apart from the rest of its view: a line chosen puts tiles on
-the margins, which is a new view of each Book it touches (a fifth of all moves) with the
-very same cells, made once, which the hub's diff then skips by identity."""
-
-
-def _book_cells(state: State, book: Book) -> list[dict[str, Any]]:
-    # What tile_view reads besides the tile: its face and its gold leaf.
-    inputs = (state.facedown, state.gold)
-    cells = _CELLS.find(book, inputs)
-    if cells is None:
-        empty = _empty_cells(book.layout, book.drollery)
-        cells = _CELLS.keep(
-            book,
-            inputs,
-            [
-                empty[cell]
-                if (tile := book.cells[cell]) is None
-                else _covered(empty[cell], tile_view(state, tile))
-                for cell in range(25)
-            ],
-        )
-    return cells
-
-
-def _make_book_view(state: State, pos: int, book: Book, margin: tuple[str, ...]) -> dict[str, Any]:
-    return {
-        "pos": pos,
-        "layout": book.layout,
-        "number": _NUMBERS[state.south][pos],
-        "closed": book.closed,
-        "completed_by": None if book.completed_by is None else SIDE_KEYS[book.completed_by],
-        "cells": _book_cells(state, book),
-        "margin": [tile_view(state, t) for t in margin] if margin else _NO_TILES,
-    }
-
-
-_NUMBERS = tuple(
-    tuple({SIDE_KEYS[s]: (pos + 1 if s == south else 3 - pos) for s in (0, 1)} for pos in range(3))
-    for south in (0, 1)
-)
-"""A Book's number for each side, by the side south and its position (six dicts in all),
-shared by every Book view: a view made anew (its margin changed) keeps the very same dict,
-which the hub's diff skips by identity instead of comparing."""
 
 
 def _sees_side(p: PlayerPanel, viewer: Viewer) -> bool:
@@ -239,8 +96,6 @@ then walks)."""
 _STACKS: Reused[list[list[str]]] = Reused()
 """The order of a side's stacks and deck (``_listed``; sent after the game only), by their
 tuples: the same lists while they stay (most moves), not new ones at every panel made."""
-_NO_TILES: list[dict[str, Any]] = []
-"""Every empty Sheep Pen's (views are never mutated)."""
 _TOKENS: dict[tuple[int, ...], dict[str, int]] = {}
 """Counts per ritual (tokens held, the Monk's tracks, the monastery's supply), by the counts
 (a few hundred values in all)."""
@@ -266,7 +121,7 @@ def _archways(state: State, p: Player) -> list[list[dict[str, Any] | None]]:
 def _pen(state: State, p: Player) -> list[dict[str, Any]]:
     pen = p.sheep_pen
     if not pen:
-        return _NO_TILES
+        return NO_TILES
     faces = (state.facedown, state.gold)
     view = _PENS.find(pen, faces)
     if view is None:
@@ -411,7 +266,7 @@ def full_view(
             "origin": [pending.origin_pos, pending.origin_cell // 5, pending.origin_cell % 5],
             "spaces": _pending_spaces(state),
         },
-        books=_book_views(state),
+        books=book_views(state),
         players=(_player_view(state, 0), _player_view(state, 1)),
         monastery=_monastery(state),
         battle_cards=_battle_cards(state.battle),

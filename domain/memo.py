@@ -1,5 +1,5 @@
-"""The bounded caches of the rules' hot path (the view's pieces, scoring's tallies, the
-legal list's open Quills): what one move of a game works out and its next move asks again.
+"""Bounded caches for a game's hot path (Illumination's view pieces, score tallies, open
+Quills and prompts): what one move of a game works out and its next move asks again.
 
 A server plays many games at once (the benchmark: 100), and between two moves of one game
 come the moves of all the others. A cache that starts afresh when full then forgets, every
