@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import chain
+from operator import itemgetter
 from typing import TypeVar, assert_never, cast
 
 from ..memo import Kept
@@ -59,6 +60,29 @@ def _open_quills(book: Book) -> tuple[int, ...]:
     return quills
 
 
+_CELLS: dict[tuple[object, ...], tuple[cmd.Command, ...]] = {}
+"""The command that puts one tile on each of the 25 cells (place it; move it to one Book by
+Motus), by the command type, the tile (and the Book, for Motus): a run over some Quills is
+then picked out of it in C (``_on_quills``), not made a command at a time. At most a few
+hundred tables (a tile's, and its Motus to each Book); bounded all the same."""
+
+
+def _cells(
+    kind: type[cmd.PlaceTile] | type[cmd.PlayMotus], tile: str, pos: int
+) -> tuple[cmd.Command, ...]:
+    key = (kind, tile) if kind is cmd.PlaceTile else (kind, tile, pos)
+    table = _CELLS.get(key)
+    if table is None:
+        if len(_CELLS) >= 4096:
+            _CELLS.clear()
+        if kind is cmd.PlaceTile:
+            table = tuple(_the(cmd.PlaceTile, tile, q // 5, q % 5) for q in range(25))
+        else:
+            table = tuple(_the(cmd.PlayMotus, tile, pos, q // 5, q % 5) for q in range(25))
+        _CELLS[key] = table
+    return table
+
+
 _ON_QUILLS: dict[tuple[object, ...], tuple[cmd.Command, ...]] = {}
 """The commands that put one tile on each of some Quills (place it, move it by Motus), by
 the command type, the tile, the Book and the Quills: a move changes one Book's Quills and
@@ -74,10 +98,12 @@ def _on_quills(
     if hit is None:
         if len(_ON_QUILLS) >= 8192:
             _ON_QUILLS.clear()
-        if kind is cmd.PlaceTile:
-            hit = tuple(_the(cmd.PlaceTile, tile, q // 5, q % 5) for q in quills)
-        else:
-            hit = tuple(_the(cmd.PlayMotus, tile, pos, q // 5, q % 5) for q in quills)
+        # A new Book's Quills make a new run for every tile bound for that Book (and every
+        # Motus-able tile): picked from the tile's table by one itemgetter (a tuple for two
+        # Quills or more, the bare item for one), not a ``_the`` per Quill.
+        table = _cells(kind, tile, pos)
+        many = len(quills) > 1
+        hit = itemgetter(*quills)(table) if many else tuple([table[q] for q in quills])
         _ON_QUILLS[key] = hit
     return hit
 
