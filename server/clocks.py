@@ -445,6 +445,12 @@ class ClockKeeper:
         self._tasks: set[asyncio.Task[None]] = set()
         self._handed: set[str] = set()
         """Games where a bot stood in for somebody: their messages keep a ``table``."""
+        self._over: set[str] = set()
+        """Games this node found finished (a finished game stays so: its moves are final, no
+        undo reaches past its end): every look passes over them without asking the rules.
+        A node holds many more finished games than running ones (its cache keeps up to
+        2,000, and their players' pages stay open on the review), and each look walked
+        them all."""
         self._since: dict[tuple[str, int], int] = {}
         """(game, seat) -> the game's start or the seat's last retake (from the log)."""
         service.listeners.append(self.on_entries)
@@ -580,8 +586,10 @@ class ClockKeeper:
     async def _heartbeat(self) -> None:
         now = self.now()
         by_game: dict[str, list[int]] = {}
+        over = self._over
         for gid, seat in self.local:
-            by_game.setdefault(gid, []).append(seat)
+            if gid not in over:
+                by_game.setdefault(gid, []).append(seat)
         peek = self._peeker()
         for gid, seats in by_game.items():
             rec = peek(gid)
@@ -590,7 +598,11 @@ class ClockKeeper:
             wrote = self._refreshed.get(gid, (0, 0))[0]
             # Due first, then over: most games at most looks are not due, and the rules
             # need not be asked about them.
-            if now - wrote >= _interval(rec) and not rec.terminal:
+            if now - wrote < _interval(rec):
+                continue
+            if rec.terminal:
+                over.add(gid)
+            else:
                 self._refreshed[gid] = (now, self._refreshed.get(gid, (0, 0))[1])
                 for seat in seats:  # what the deadline index counts absence from
                     self._seen[(gid, seat)] = now
@@ -674,7 +686,11 @@ class ClockKeeper:
         items: list[tuple[str, int, int | None]] = []
         held = set()
         peek = self._peeker()
+        over, indexed = self._over, self._indexed
         for gid in list(self.service.games):
+            if gid in over and gid in indexed and indexed[gid] is None:
+                held.add(gid)  # finished, and its entry says so already
+                continue
             rec = peek(gid)
             if rec is None:
                 continue
@@ -700,6 +716,7 @@ class ClockKeeper:
         serving for weeks); rebuilt only when the cache dropped a game since the last
         look, not at every look."""
         local = self.local
+        self._over = {g for g in self._over if g in held}
         self._seen = {k: v for k, v in self._seen.items() if k[0] in held or k in local}
         self._since = {k: v for k, v in self._since.items() if k[0] in held}
         self._refreshed = {g: v for g, v in self._refreshed.items() if g in held}
@@ -781,12 +798,18 @@ class ClockKeeper:
                     due.append((rec, seat, "clock"))
         peek = self._peeker()
         local = self.local
+        over = self._over
         for gid in list(self.service.games):
+            if gid in over:
+                continue
             rec = peek(gid)
             # rec.terminal and rec.to_act(), asking the rules once each: every game this
             # node holds, every look.
             state = None if rec is None else rec.state
-            if rec is None or state is None or rec.game.is_terminal(state):
+            if rec is None or state is None:
+                continue
+            if rec.game.is_terminal(state):
+                over.add(gid)
                 continue
             limit = absent_seconds(rec.options) * 1000
             for seat in sorted(rec.game.to_act(state)):

@@ -114,3 +114,48 @@ async def test_only_clocked_moves_and_seat_changes_wake_the_clock_loop() -> None
         started = [e for e in rec.log if e.type.endswith("GameStarted")]
         keeper.on_entries(rec, started)  # a seat change or a start always wakes it
         assert keeper._wake.is_set()
+
+
+class _Counting:
+    """A game's rules, counting how often a look asks whether the game is over."""
+
+    def __init__(self, game: Any) -> None:
+        self.game, self.asked = game, 0
+
+    def is_terminal(self, state: Any) -> bool:
+        self.asked += 1
+        return bool(self.game.is_terminal(state))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
+async def test_every_look_passes_over_a_game_it_found_finished() -> None:
+    """A node holds many more finished games than running ones, their players' pages still
+    open: the clock loop's looks (presence, absence, the deadline index) ask the rules about
+    a finished game once, then pass over it; a running game is still looked at."""
+    service, done, t = await _game("high-card", {})
+    while not done.terminal:
+        seat = done.to_act()[0]
+        legal = done.codec.encode_commands(done.game.legal_commands(done.state, seat))
+        await service.command(done, seat, f"c{done.version}", legal[0])
+    running, _ = await service.create_table(
+        "high-card", {}, "seed", [SeatClaim("a"), SeatClaim("b")]
+    )
+    keeper = ClockKeeper(service)
+    for rec in (done, running):
+        rec.game = _Counting(rec.game)
+        keeper.connected(rec, 0)
+
+    async def look() -> None:
+        t.ms += 60_000  # every seat's presence due again
+        await keeper._heartbeat()
+        await keeper.check()
+        await keeper.index()
+
+    await look()
+    assert done.game.asked > 0 and running.game.asked > 0
+    done.game.asked = running.game.asked = 0
+    await look()
+    assert done.game.asked == 0
+    assert running.game.asked > 0
