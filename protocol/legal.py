@@ -32,7 +32,7 @@ groups, with a look-up per run instead of a Python step per command.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import chain, compress
+from itertools import chain, compress, pairwise
 from operator import itemgetter, ne
 from typing import Any
 
@@ -217,9 +217,13 @@ def _tree(
     # throughout): the starts of its runs.
     starts = [lo, *compress(range(lo + 1, hi), changed[depth][lo : hi - 1]), hi]
     nodes: list[list[Any]] = []
-    for i in range(len(starts) - 1):
-        start = starts[i]
-        sub = _tree(cols, changed, start, starts[i + 1], depth + 1)
+    # The level above the leaves makes its leaves itself (most calls were leaves).
+    leaves = cols[depth + 1] if depth + 2 == len(cols) else None
+    for start, end in pairwise(starts):
+        if leaves is not None:
+            sub = tuple(leaves[start:end])
+        else:
+            sub = _tree(cols, changed, start, end, depth + 1)
         if nodes and nodes[-1][1] == sub:
             nodes[-1][0].append(col[start])
         else:
