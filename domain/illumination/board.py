@@ -12,7 +12,6 @@ __all__ = [
     "benefits",
     "bounded",
     "conflicts",
-    "conflicts_near",
     "monk_search",
     "strength",
 ]
@@ -71,61 +70,26 @@ _TILE_SIDE_BIT: dict[str, int] = {
 conflict."""
 
 
-def conflicts(state: State, book: Book) -> list[Conflict]:
-    """Every conflict (connected faceup tiles of one pair, both factions present)."""
-    # Runs after every placement: each cell's pair read once, by tile (no faction string
-    # looked up twice), a cell marked as seen by clearing its pair, each component's sides
-    # or'ed as bits while it is walked (no sets), and nothing walked on a Book whose faceup
-    # tiles are all of one side (no conflict is possible there).
-    down = state.facedown
-    pair_of: list[int | None] = []
-    bit_of: list[int] = []
-    for t in book.cells:
-        if t is None or t in down or (pair := _TILE_PAIR.get(t)) is None:
-            pair_of.append(None)
-            bit_of.append(0)
-        else:
-            pair_of.append(pair)
-            bit_of.append(_TILE_SIDE_BIT[t])
-    out: list[Conflict] = []
-    if 1 not in bit_of or 2 not in bit_of:
-        return out
-    for start in range(25):
-        pair = pair_of[start]
-        if pair is None:
-            continue
-        pair_of[start] = None
-        comp = [start]
-        sides = bit_of[start]
-        i = 0
-        while i < len(comp):
-            for n in NEIGHBOURS[comp[i]]:
-                if pair_of[n] == pair:
-                    pair_of[n] = None
-                    comp.append(n)
-                    sides |= bit_of[n]
-            i += 1
-        if sides == 3:
-            comp.sort()
-            out.append(Conflict(pair, tuple(comp)))
-    return out
+_ALL_SQUARES = range(25)
 
 
-def conflicts_near(state: State, book: Book, cell: int) -> list[Conflict]:
-    """The conflicts holding ``cell`` or a neighbour of it: of :func:`conflicts`, those a
-    tile just placed on ``cell`` can have made or bounded (it joins only its own pair's
-    component, and it fills an empty square only its neighbours touch); every other
-    component is as it was before the placement. In reading order of their first cells
-    within each start, which callers sort anyway.
+def conflicts(state: State, book: Book, near: int | None = None) -> list[Conflict]:
+    """Every conflict (connected faceup tiles of one pair, both factions present), in order
+    of their first squares.
 
-    Walks those components only, where :func:`conflicts` reads all 25 squares: after a
-    placement on a Book settled by the last one (see ``Turn.place``) the rest cannot hold
-    a Bounded Battle not already fought or reported tied."""
+    ``near``: only the conflicts holding that square or a neighbour of it, those a tile just
+    placed there can have made or bounded (it joins only its own pair's component, and it
+    fills an empty square only its neighbours touch); every other component is as it was
+    before the placement. After a placement on a Book settled by the last one (see
+    ``Turn.place``) the rest cannot hold a Bounded Battle not already fought or reported
+    tied, so only those few components are walked instead of all 25 squares."""
+    # Each component walked once from its first square, its squares marked as seen, its
+    # sides or'ed as bits (a component holding both sides' bits, 3, is a conflict).
     down = state.facedown
     cells = book.cells
     seen: set[int] = set()
     out: list[Conflict] = []
-    for start in (cell, *NEIGHBOURS[cell]):
+    for start in _ALL_SQUARES if near is None else (near, *NEIGHBOURS[near]):
         if start in seen:
             continue
         tile = cells[start]

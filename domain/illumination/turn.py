@@ -13,7 +13,7 @@ from typing import Literal
 from ..randomness import Rng
 from ..transaction import Transaction
 from . import events as ev
-from .board import benefits, bounded, conflicts, conflicts_near, monk_search, strength
+from .board import benefits, bounded, conflicts, monk_search, strength
 from .content import CONTENT
 from .evolve import apply, line_cells
 from .scoring import breakdown, winners
@@ -156,10 +156,7 @@ class Turn(Transaction[State, ev.Event]):
         pair and first square; ``near``: only those around that square, the Book being
         otherwise settled (every other Bounded Battle fought or reported tied)."""
         book = self.state.books[pos]
-        found = (
-            conflicts(self.state, book) if near is None else conflicts_near(self.state, book, near)
-        )
-        battles = [c for c in found if bounded(book, c)]
+        battles = [c for c in conflicts(self.state, book, near) if bounded(book, c)]
         battles.sort(key=lambda c: (c.pair, c.cells[0]))
         for conflict in battles:
             book = self.state.books[pos]

@@ -1,5 +1,5 @@
 """The Bounded Battles after a placement, searched around its square only
-(``board.conflicts_near``), decide exactly the events the whole Book's search does."""
+(``board.conflicts`` with ``near``), decide exactly the events the whole Book's search does."""
 
 from __future__ import annotations
 
