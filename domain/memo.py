@@ -76,16 +76,13 @@ class Reused(Generic[T]):
         self._items: Kept[int, tuple[object, tuple[object, ...], T]] = Kept(REUSE_MAX)
 
     def get(self, anchor: object, inputs: tuple[object, ...], make: Callable[[], T]) -> T:
-        hit = self._items.get(id(anchor))
-        if hit is not None and hit[0] is anchor and hit[1] == inputs:
-            return hit[2]
-        value = make()
-        self._items.put(id(anchor), (anchor, inputs, value))
-        return value
+        hit = self.find(anchor, inputs)
+        return self.keep(anchor, inputs, make()) if hit is None else hit
 
     def find(self, anchor: object, inputs: tuple[object, ...]) -> T | None:
-        """:meth:`get`'s look-up alone (None: make it and :meth:`keep` it). For the hottest
-        callers: ``get`` takes a closure, made at every call, hit or miss."""
+        """The piece kept for ``anchor`` made with ``inputs``, or None (make it and
+        :meth:`keep` it). The hottest callers call these two rather than :meth:`get`, whose
+        ``make`` is a closure made at every call, hit or miss. Pieces are never None."""
         hit = self._items.get(id(anchor))
         if hit is not None and hit[0] is anchor and hit[1] == inputs:
             return hit[2]

@@ -62,12 +62,15 @@ def _archway(value: object) -> int:
     return (_int(value[0], 1, 3, "archway row") - 1) * 3 + _int(value[1], 1, 3, "archway col") - 1
 
 
+_PAYMENT_SHAPE = "a payment is (coins, Candle, Bell, Wine, Bread), each 0 or more"
+
+
 def _payment(state: State, side: int, payment: object, cost: int) -> tuple[int, ...]:
     if not isinstance(payment, tuple) or len(payment) != 5:
-        raise InvalidCommand("a payment is (coins, Candle, Bell, Wine, Bread), each 0 or more")
+        raise InvalidCommand(_PAYMENT_SHAPE)
     for x in payment:  # a loop, not any() over a generator: checked on every payment
         if type(x) is not int or x < 0:
-            raise InvalidCommand("a payment is (coins, Candle, Bell, Wine, Bread), each 0 or more")
+            raise InvalidCommand(_PAYMENT_SHAPE)
     total = sum(payment)
     if total != cost:
         raise RuleViolation(

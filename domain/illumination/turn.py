@@ -75,11 +75,7 @@ class Turn(Transaction[State, ev.Event]):
     """Never ``None`` here: refills, reshuffles and the Monk's die draw from it."""
 
     def __init__(self, state: State, rng: Rng) -> None:
-        # Transaction.__init__'s fields set here, without its call: one Turn per command.
-        self.start = self.state = state
-        self.rng = rng
-        self.events = []
-        self._evolve = apply
+        super().__init__(state, apply, rng)
         self.in_monk_turn = False
         """Inside the Monk's placements, a Book he completes waits for step 5 (D-36)."""
         self.monk_completed: list[int] = []
