@@ -467,7 +467,7 @@ def report(result: dict[str, Any]) -> None:
     if peers:
         rows: list[tuple[str, ...]] = [
             ("scenario", "server", "moves/s", "p50 ms", "p99 ms", "server µs/move",
-             "+redis µs", "B/update", "RSS MB"),
+             "+redis µs", "load µs", "B/update", "RSS MB"),
         ]  # fmt: skip
         for scenario, by_target in peers.items():
             if scenario == "spectators":
@@ -482,6 +482,8 @@ def report(result: dict[str, Any]) -> None:
                         f"{r['p99_ms']:.2f}",
                         f"{r['server_cpu_us']:.0f}",
                         f"{r['redis_cpu_us']:.0f}" if name.startswith("cloister") else "",
+                        # (None in a result saved before the load generator reported it)
+                        f"{r['load_cpu_us']:.0f}" if r.get("load_cpu_us") is not None else "",
                         f"{r['bytes_per_update']:.0f}",
                         f"{r['rss_mb']:.0f}",
                     )

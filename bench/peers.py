@@ -368,10 +368,12 @@ async def measure(args: Any, say: Callable[[str], None], redis: BenchRedis) -> d
 def describe(out: dict[str, Any]) -> str:
     moves = out["moves"] or 1
     server, redis = (c / moves * 1e6 for c in out["cpu_s"])
+    load = (out.get("load_cpu_s") or 0) / moves * 1e6
     return (
         f"{out['per_s']:8.0f} moves/s p50 {out['p50_ms'] or 0:6.2f} ms "
         f"p99 {out['p99_ms'] or 0:6.2f} ms server {server:5.0f} µs/move redis {redis:4.0f} "
-        f"{(out['bytes_per_update'] or 0):6.0f} B/update ({out['moves']} moves, "
+        f"{(out['bytes_per_update'] or 0):6.0f} B/update load {load:4.0f} µs/move "
+        f"({out['moves']} moves, "
         f"{out['wall_s']:.1f} s)"
     )
 
@@ -395,6 +397,15 @@ def summarise(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, Any
                 row["p99_ms"] = med([r["p99_ms"] for r in reps])
                 row["server_cpu_us"] = med([r["cpu_s"][0] / max(r["moves"], 1) * 1e6 for r in reps])
                 row["redis_cpu_us"] = med([r["cpu_s"][1] / max(r["moves"], 1) * 1e6 for r in reps])
+                # The load generator's own CPU: it shares the machine with the servers.
+                row["load_cpu_us"] = med(
+                    [
+                        r["load_cpu_s"] / max(r["moves"], 1) * 1e6
+                        if r.get("load_cpu_s") is not None
+                        else None
+                        for r in reps
+                    ]
+                )
                 row["bytes_per_update"] = med([r["bytes_per_update"] for r in reps])
                 row["median_update_bytes"] = med([r["median_update_bytes"] for r in reps])
                 row["rss_mb"] = med([r["rss_mb"] for r in reps])

@@ -305,11 +305,17 @@ async function play(target, url, lanes, perLane, duration, warmup, game) {
   // The harness samples the servers' CPU when these lines appear.
   let closed = false;
   const signalClose = () => {
-    if (!closed) console.log(JSON.stringify({ event: "close" }));
+    if (!closed) {
+      cpu1 = process.cpuUsage();
+      console.log(JSON.stringify({ event: "close" }));
+    }
     closed = true;
   };
   let base = null;
+  let cpu0 = null;
+  let cpu1 = null;
   const opener = setTimeout(() => {
+    cpu0 = process.cpuUsage();
     base = { bytes: bytesRead(), updates: sumUpdates(), sizes: allSizes().length };
     console.log(JSON.stringify({ event: "open" }));
   }, warmup * 1000);
@@ -363,6 +369,8 @@ async function play(target, url, lanes, perLane, duration, warmup, game) {
     median_update_bytes: sizes.length ? pct(sizes, 0.5) : null,
     updates,
     ran_dry: closing !== null,
+    // This process's own CPU in the window: it shares the machine with the servers.
+    load_cpu_s: cpu0 && cpu1 ? (cpu1.user - cpu0.user + cpu1.system - cpu0.system) / 1e6 : null,
   };
 }
 
