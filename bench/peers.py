@@ -319,9 +319,13 @@ async def measure(args: Any, say: Callable[[str], None], redis: BenchRedis) -> d
                     per_lane = args.per_lane_1 if matches == 1 else args.per_lane_100
                     if game == "illumination" and matches == 1:
                         per_lane = max(2, per_lane // 4)
-                    # At 100 matches a lane needs matches in reserve too: random play ends
-                    # some Illumination duels in a few dozen moves, and the first lane that
-                    # runs dry closes the window for all.
+                    elif game == "illumination":
+                        # At 100 matches a lane needs matches in reserve too: random play
+                        # ends some Illumination duels in a few dozen moves, and the first
+                        # lane that runs dry closes the window for all. With three a lane
+                        # the window closed after 1 to 3 s, where the swap game's run their
+                        # 6 s: too short to average out a shared machine's swings.
+                        per_lane = args.per_lane_illumination
                     try:
                         out = await run_load(
                             folder,
@@ -393,6 +397,8 @@ def summarise(runs: dict[str, dict[str, list[dict[str, Any]]]]) -> dict[str, Any
                 row["p99_ms"] = med([r["p99_ms"] for r in reps])
             else:
                 row["moves_per_s"] = med([r["per_s"] for r in reps])
+                # Round by round (in run order), for ratios within a round.
+                row["moves_per_s_rounds"] = [r["per_s"] for r in reps]
                 row["p50_ms"] = med([r["p50_ms"] for r in reps])
                 row["p99_ms"] = med([r["p99_ms"] for r in reps])
                 row["server_cpu_us"] = med([r["cpu_s"][0] / max(r["moves"], 1) * 1e6 for r in reps])

@@ -49,3 +49,21 @@ def test_a_result_without_the_load_generators_cpu_still_prints(
     bench_main.report({"peers": older})
     out = capsys.readouterr().out
     assert "load µs" in out and "swap-100" in out
+
+
+def test_the_targets_give_the_ratio_within_each_round_too() -> None:
+    def row(rates: list[float]) -> dict[str, Any]:
+        out: dict[str, Any] = summarise(
+            {"s": {"x": [rep(int(r * 2), 0.2, 0.05, 0.1) for r in rates]}}
+        )
+        one: dict[str, Any] = out["s"]["x"]
+        return one
+
+    bg, cl = row([1000.0, 2000.0, 1500.0]), row([900.0, 2200.0, 1200.0])
+    assert bg["moves_per_s_rounds"] == [1000.0, 2000.0, 1500.0]
+    peers = {"illumination-100": {"cloister": cl}, "swap-100": {"boardgame.io": bg}}
+    mine, theirs = ("illumination-100", "cloister"), ("swap-100", "boardgame.io")
+    assert bench_main.by_round(peers, mine, theirs) == "; round by round 0.90x, 1.10x, 0.80x"
+    # a result saved before the rounds were kept: nothing to add
+    del cl["moves_per_s_rounds"]
+    assert bench_main.by_round(peers, mine, theirs) == ""
