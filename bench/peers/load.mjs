@@ -155,7 +155,7 @@ class CloisterSeat {
   }
 }
 
-async function cloisterMatch(base, game, spectators = 0) {
+async function cloisterMatch(base, game, spectators = 0, lazy = false) {
   const post = async (path, body) => {
     const r = await fetch(base + path, {
       method: "POST",
@@ -172,10 +172,18 @@ async function cloisterMatch(base, game, spectators = 0) {
   const created = await post("/api/games", { type: game, options });
   const tokens = [];
   for (const seat of [0, 1]) tokens.push((await post(`/api/games/${created.id}/seats`, { name: `p${seat}`, seat })).token);
-  const players = await Promise.all(tokens.map((t) => new CloisterSeat(base, created.id, t).open()));
-  const watchers = [];
-  for (let i = 0; i < spectators; i++) watchers.push(await new CloisterSeat(base, created.id, null).open());
-  return new Match(players, watchers, () => [...players, ...watchers].forEach((p) => p.ws.close()));
+  const connect = async () => {
+    const players = await Promise.all(tokens.map((t) => new CloisterSeat(base, created.id, t).open()));
+    const watchers = [];
+    for (let i = 0; i < spectators; i++) watchers.push(await new CloisterSeat(base, created.id, null).open());
+    const match = new Match(players, watchers, () => [...players, ...watchers].forEach((p) => p.ws.close()));
+    // What opening cost on the wire (the upgrade and the welcome): not an update's bytes.
+    match.openedBytes = [...players, ...watchers].reduce((n, p) => n + (p.ws._socket?.bytesRead || 0), 0);
+    return match;
+  };
+  if (!lazy) return connect();
+  // Created now, connected when its lane comes to it (see ``play``).
+  return { open: connect, updates: () => 0, sizes: () => [], close: () => {} };
 }
 
 // -- boardgame.io ---------------------------------------------------------------------------
@@ -271,8 +279,8 @@ async function colyseusMatch(base, spectators = 0) {
   return new Match(players, watchers, () => [...players, ...watchers].forEach((p) => p.room.leave()));
 }
 
-function newMatch(target, url, game, spectators) {
-  if (target === "cloister") return cloisterMatch(url, game, spectators);
+function newMatch(target, url, game, spectators, lazy = false) {
+  if (target === "cloister") return cloisterMatch(url, game, spectators, lazy);
   if (target === "bgio") return bgioMatch(url, spectators);
   if (target === "colyseus") return colyseusMatch(url, spectators);
   throw new Error(`unknown target ${target}`);
@@ -288,9 +296,16 @@ async function inBatches(n, size, fn) {
 
 // -- scenarios ------------------------------------------------------------------------------
 async function play(target, url, lanes, perLane, duration, warmup, game) {
-  const pool = await inBatches(lanes * perLane, 16, () => newMatch(target, url, game, 0));
+  // Illumination duels end after a few dozen random moves, so a lane goes through several
+  // in a window: they are created beforehand but connected only when the lane comes to
+  // them, and left when they end, as players do. Held open from the start, the matches
+  // waiting their turn (700 of 800) cost both sides memory and CPU that 100 concurrent
+  // matches do not have. The swap game's matches outlast the window: all connected first.
+  const lazy = game === "illumination";
+  const pool = await inBatches(lanes * perLane, 16, () => newMatch(target, url, game, 0, lazy));
   const latencies = [];
   let moves = 0;
+  let openedInWindow = 0; // bytes of the matches connected in the window (not updates)
   const start = now();
   const window = [start + warmup * 1000, start + (warmup + duration) * 1000];
   const inWindow = (t) => t >= window[0] && t <= window[1];
@@ -325,7 +340,11 @@ async function play(target, url, lanes, perLane, duration, warmup, game) {
     Array.from({ length: lanes }, (_, lane) =>
       (async () => {
         for (let k = 0; k < perLane && now() < window[1]; k++) {
-          const match = pool[lane * perLane + k];
+          let match = pool[lane * perLane + k];
+          if (match.open) {
+            match = pool[lane * perLane + k] = await match.open();
+            if (inWindow(now())) openedInWindow += match.openedBytes;
+          }
           await new Promise((resolve) => {
             const guard = setInterval(() => kick(), 200); // a stalled match still ends
             const kick = () => {
@@ -340,6 +359,7 @@ async function play(target, url, lanes, perLane, duration, warmup, game) {
             match.onAny = kick;
             kick();
           });
+          if (lazy && match.finished()) match.close(); // its players leave
         }
         // A lane that ran dry shortens the window: past here, fewer matches are in play.
         if (now() < window[1]) {
@@ -365,7 +385,7 @@ async function play(target, url, lanes, perLane, duration, warmup, game) {
     per_s: elapsed > 0 ? moves / elapsed : 0,
     p50_ms: pct(latencies, 0.5),
     p99_ms: pct(latencies, 0.99),
-    bytes_per_update: updates > 0 ? (stop.bytes - b0.bytes) / updates : null,
+    bytes_per_update: updates > 0 ? (stop.bytes - b0.bytes - openedInWindow) / updates : null,
     median_update_bytes: sizes.length ? pct(sizes, 0.5) : null,
     updates,
     ran_dry: closing !== null,
