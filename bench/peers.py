@@ -9,11 +9,17 @@
   shared one. Cloister runs once with one worker and once with two (``--workers``).
 * One Node process (``load.mjs``) plays the load through each server's own client; it prints
   when its timing window opens and closes, and the server's CPU (and Redis's) is read from
-  ``/proc`` at those moments: CPU per move counts only the window.
+  ``/proc`` at those moments: CPU per move counts only the window. The load generator
+  reports its own CPU over the window too: it shares the machine with the servers.
 * Scenarios, in rounds (each round runs every target once, in an order that rotates, and the
-  report takes medians over rounds): the swap game (``bench.swapgame``, equal to the
-  peers' ``bgio-game.cjs`` / ``colyseus-server.mjs``) with 1 and 100 concurrent matches;
-  Illumination duel on Cloister with 1 and 100; one swap match with 100 spectators.
+  report takes medians over rounds, and for the targets also the ratio within each round):
+  the swap game (``bench.swapgame``, equal to the peers' ``bgio-game.cjs`` /
+  ``colyseus-server.mjs``) with 1 and 100 concurrent matches; Illumination duel on Cloister
+  with 1 and 100; one swap match with 100 spectators.
+* A lane plays its matches one after another. The swap game's matches outlast the window
+  and are all connected before it; Illumination's random duels end after a few dozen
+  moves, so at 100 its lanes hold eight each (``--per-lane-illumination``), created before
+  the window and connected as the lane comes to them, and left when they end.
 """
 
 from __future__ import annotations
