@@ -113,6 +113,37 @@ async def test_no_full_collection_before_enough_collections_since_the_last() -> 
 
 
 @pytest.mark.usefixtures("restored_gc")
+async def test_young_collections_do_not_count_the_frozen_objects(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``gc.get_freeze_count()`` walks every frozen object: asked at each young collection
+    once ``since`` passed GC_FULL_AFTER, it made each of them cost tens of milliseconds on a
+    server holding millions of objects. The growth is counted from the collections."""
+    import asyncio
+
+    policy = _policy()
+    policy.since = run.GC_FULL_AFTER
+    policy.base = 10**9  # a heap so big that nothing below grows it by a quarter
+    walks: list[int] = []
+    count = gc.get_freeze_count
+    monkeypatch.setattr(gc, "get_freeze_count", lambda: walks.append(1) or count())
+    kept = []
+    for _ in range(5):
+        kept.append([_Node() for _ in range(1000)])
+        gc.collect(0)
+        await asyncio.sleep(0)
+    assert walks == [] and policy.full == 0
+    assert 5000 <= policy.grown < 5000 + 2000  # what those collections left behind, net
+    # Objects freed while the young count is above zero count against the growth.
+    fresh = [_Node() for _ in range(3000)]
+    del kept[:2]
+    before = policy.grown
+    gc.collect(0)
+    assert before + 3000 - 2000 - 200 <= policy.grown <= before + 3000 - 2000 + 200
+    assert walks == [] and len(fresh) == 3000
+
+
+@pytest.mark.usefixtures("restored_gc")
 def test_serve_tunes_the_collector_before_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[int, int, int]] = []
     monkeypatch.setattr(
