@@ -126,7 +126,12 @@ async def test_young_collections_do_not_count_the_frozen_objects(
     policy.base = 10**9  # a heap so big that nothing below grows it by a quarter
     walks: list[int] = []
     count = gc.get_freeze_count
-    monkeypatch.setattr(gc, "get_freeze_count", lambda: walks.append(1) or count())
+
+    def counted() -> int:
+        walks.append(1)
+        return count()
+
+    monkeypatch.setattr(gc, "get_freeze_count", counted)
     kept = []
     for _ in range(5):
         kept.append([_Node() for _ in range(1000)])
