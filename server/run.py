@@ -104,8 +104,8 @@ class YoungFrozen:
     In a server nearly every container that lives until a collection lives on for long (a
     cached game's log, states, views and legal groups): at 100 Illumination duels a young
     collection found about 50,000 to 90,000 objects, freed 1.6% of them, and took 15 to
-    240 ms, for it follows every reference of every young object into a heap of a few
-    hundred MB, a cache miss at nearly each step: 6 to 8% of the server's CPU. (Before, what
+    240 ms (it follows every reference of every young object into a heap of a few hundred
+    MB): 6 to 8% of the server's CPU. (Before, what
     survived was frozen after the collection, so that CPython did not scan it a second time
     in the middle generation, every tenth young collection: that second scan was a pause of
     0.2 to 0.5 s, every ten thousand moves or so, that freed about 1,000 objects.) Frozen,
