@@ -105,13 +105,13 @@ class YoungFrozen:
     cached game's log, states, views and legal groups): at 100 Illumination duels a young
     collection found about 50,000 to 90,000 objects, freed 1.6% of them, and took 15 to
     240 ms (it follows every reference of every young object into a heap of a few hundred
-    MB): 6 to 8% of the server's CPU. (Before, what
-    survived was frozen after the collection, so that CPython did not scan it a second time
-    in the middle generation, every tenth young collection: that second scan was a pause of
-    0.2 to 0.5 s, every ten thousand moves or so, that freed about 1,000 objects.) Frozen,
-    objects are never scanned by the generational collections; reference counting still
-    frees them when they die. Cyclic garbage waits for a full collection (unfreeze, collect,
-    freeze), run by the event loop under CPython's own rule for its oldest generation
+    MB): 6 to 8% of the server's CPU. (Before, what survived was frozen after the
+    collection, so that CPython did not scan it a second time in the middle generation,
+    every tenth young collection: that second scan was a pause of 0.2 to 0.5 s, every ten
+    thousand moves or so, that freed about 1,000 objects.) Frozen, objects are never scanned
+    by the generational collections; reference counting still frees them when they die.
+    Cyclic garbage waits for a full collection (unfreeze, collect, freeze), run by the event
+    loop under CPython's own rule for its oldest generation
     (:data:`GC_FULL_GROWTH`): it counts all that was added since the last, garbage or not,
     so memory stays bounded by that rule as before. What waits longer than it did is the
     garbage of the first second of its objects' lives: at 100 duels, 1.6% of what the young
