@@ -115,9 +115,11 @@ class YoungFrozen:
     (:data:`GC_FULL_GROWTH`): it counts all that was added since the last, garbage or not,
     so memory stays bounded by that rule as before. What waits longer than it did is the
     garbage of the first second of its objects' lives: at 100 duels, 1.6% of what the young
-    collections looked at (the HTTP protocol object a WebSocket upgrade replaces, a
-    connection closed soon after it opened: uvicorn's protocol and transport hold each
-    other). The benchmark's idle connections cost 26.9 KB each with it, 24.4 KB before.
+    collections looked at (among it a connection closed soon after it opened, about 90
+    objects that refer to each other: uvicorn's protocols, the transport, websockets'
+    state). The benchmark's idle connections cost 26.8 to 26.9 KB each with it, 24.4 to
+    24.6 KB before; a full collection of such a server finds no garbage left by them, so
+    what the difference is was not found.
 
     A collection of the oldest generation (CPython's own, every hundred or so, over what is
     not frozen: the few objects made since the last collection; and the full one) is not
