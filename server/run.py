@@ -117,9 +117,9 @@ class YoungFrozen:
     garbage of the first second of its objects' lives: at 100 duels, 1.6% of what the young
     collections looked at (among it a connection closed soon after it opened, about 90
     objects that refer to each other: uvicorn's protocols, the transport, websockets'
-    state). The benchmark's idle connections cost 26.8 to 26.9 KB each with it, 24.4 to
-    24.6 KB before; a full collection of such a server finds no garbage left by them, so
-    what the difference is was not found.
+    state). The upgrade's HTTP protocol was such garbage too, 2.4 KB a connection (26.8 KB
+    per idle connection in the benchmark against 24.4 before), until the WebSocket protocol
+    broke its cycle (``server.transport``): 22.1 KB.
 
     A collection of the oldest generation (CPython's own, every hundred or so, over what is
     not frozen: the few objects made since the last collection; and the full one) is not

@@ -262,3 +262,61 @@ async def test_a_cancelled_wait_loses_no_message() -> None:
         await asyncio.wait_for(inbox.get(), 0.01)
     s.proto.data_received(frames(s.client, "late"))
     assert await asyncio.wait_for(inbox.get(), 1) == "late"
+
+
+class SwitchingTransport(Transport):
+    """A stand-in that, like uvloop's, tells and changes its protocol."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.protocol: Any = None
+
+    def get_protocol(self) -> Any:
+        return self.protocol
+
+    def set_protocol(self, protocol: Any) -> None:
+        self.protocol = protocol
+
+
+async def test_the_upgraded_http_protocol_is_freed_without_a_collection() -> None:
+    """uvicorn's httptools protocol and its parser hold each other: after the upgrade the
+    WebSocket protocol lets go of that parser, so reference counting frees the HTTP
+    protocol at once, not a full collection (young ones are frozen unscanned)."""
+    import gc
+    import weakref
+
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    done = asyncio.Event()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        await done.wait()
+
+    config = uvicorn.Config(app, ws=CloisterWebSocketProtocol, lifespan="off")
+    config.load()
+    transport = SwitchingTransport()
+    http = HttpToolsProtocol(config, ServerState(), {})
+    transport.protocol = http
+    http.connection_made(transport)
+    client = ClientProtocol(parse_uri("ws://127.0.0.1/ws"))
+    client.send_request(client.connect())
+    gc.disable()
+    try:
+        http.data_received(b"".join(client.data_to_send()))
+        ws = transport.protocol
+        assert isinstance(ws, CloisterWebSocketProtocol)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        client.receive_data(bytes(transport.out))
+        assert client.state is State.OPEN
+        gone = weakref.ref(http)
+        assert http.parser is None
+        del http
+        assert gone() is None
+    finally:
+        gc.enable()
+        done.set()  # the app returns: uvicorn closes the connection
+        for _ in range(20):
+            await asyncio.sleep(0)
