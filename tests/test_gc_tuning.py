@@ -8,8 +8,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import uvicorn
 
-from server import run
+from server import Settings, run
 
 
 @pytest.fixture
@@ -182,14 +183,14 @@ async def test_young_collections_do_not_count_the_frozen_objects(
 def test_serve_tunes_the_collector_before_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[tuple[int, int, int]] = []
     monkeypatch.setattr(
-        run.uvicorn.Server, "run", lambda self, sockets=None: seen.append(gc.get_threshold())
+        uvicorn.Server, "run", lambda self, sockets=None: seen.append(gc.get_threshold())
     )
     root = logging.getLogger()
     handlers, level = root.handlers[:], root.level
     monkeypatch.setattr(root, "handlers", handlers[:])  # serve() configures logging
     monkeypatch.setattr(root, "level", level)
     gc.set_threshold(700, 10, 10)
-    run.serve(run.Settings(redis_url="redis://127.0.0.1:1/0"), port=0, log_level="warning")
+    run.serve(Settings(redis_url="redis://127.0.0.1:1/0"), port=0, log_level="warning")
     assert seen and seen[0][0] == run.GC_FIRST_GENERATION
 
 
